@@ -1,0 +1,190 @@
+"""The five rules presets, one per document of ``shared/rules``.
+
+Each preset is a function whose docstring records how its document was read: what it
+states, and what was chosen where it is silent or ambiguous. Where a document says
+nothing, the preset keeps the classique rule (the ``Rules`` defaults). ``PRESETS`` maps
+the preset names to their ``Rules`` values; ``PRESET_DOCS`` to these docstrings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from .options import Rules
+
+PRESETS: dict[str, Rules] = {}
+PRESET_DOCS: dict[str, str] = {}
+# The targets each document offers a table, the preset's own target first.
+PRESET_TARGETS: dict[str, tuple[int, ...]] = {}
+
+
+def _preset(*targets: int) -> Callable[[Callable[[], Rules]], Callable[[], Rules]]:
+    def register(build: Callable[[], Rules]) -> Callable[[], Rules]:
+        rules = build()
+        assert rules.target == targets[0]
+        PRESETS[build.__name__] = rules
+        PRESET_DOCS[build.__name__] = (build.__doc__ or "").strip()
+        PRESET_TARGETS[build.__name__] = targets
+        return build
+
+    return register
+
+
+@_preset(1000, 501)
+def classique() -> Rules:
+    """Belote classique (000): no announces but the belote, game in 1000 (option 501).
+
+    - "on donne et on joue dans le sens inverse des aiguilles d'une montre": the first
+      speaker and the first leader are on the dealer's right; the next dealer is the
+      next player, also after two rounds of passes ("le joueur suivant redistribue").
+    - Deal 3 then 2, the next card turned; the taker gets it and 2 more, the others 3.
+    - Must overtrump "même sur son partenaire"; void: trump, overtrump an opponent's trump,
+      undertrump when unable; partner master: any card.
+    - Contract: more points than the defence, counting cards, belote and announces; a tie
+      is a litige: the defence scores, the taker's points are held for the winner of the
+      next hand (the taker's team if it makes its contract, else the defence). The
+      taker's belote is scored at once in a litige: "ils restent à l'équipe qui les a".
+    - Dedans: the defence scores 162 plus all the announces; belote stays with its team.
+    - Capot 252; the team without a trick loses its announces, not its belote.
+    - Option announces: made automatically (``announces="auto"``), only the best scores.
+      Choice: announces are ranked by points, then a carré above a sequence, then by
+      height; two equal best announces of both teams score nothing ("seule l'équipe
+      ayant la meilleure annonce marque"). A card may count in a carré and a sequence.
+    - Both teams over the target: the higher wins. Choice: equal totals over the target
+      are not settled by the document; the game goes on until one is ahead.
+    """
+    return Rules()
+
+
+@_preset(1000, 501)
+def annonces() -> Rules:
+    """Belote avec annonces (001): each player decides to announce.
+
+    - Deal 5 each and one turned card; "le prochain distributeur sera le joueur se
+      trouvant à gauche du précédent distributeur": the deal passes to the left, and
+      "c'est le joueur qui se trouve à gauche du donneur qui commence" the play. Yet
+      "c'est le joueur placé à droite du premier donneur qui décide en premier": the
+      first speaker sits on the dealer's right. Choice: we keep all three statements as
+      written and play clockwise (the two statements about the left agree on it), so the
+      bidding starts on the dealer's right and goes on clockwise.
+    - Announces are declared by the player (``announces="declared"``): at their turn in
+      the first trick, before playing their card, "chaque joueur décide ou non de faire
+      une annonce". Only the best team scores ("l'équipe qui possède la meilleure annonce
+      marque"); equal best announces score nothing, as in classique.
+    - Partner master: "on peut, seulement si son partenaire est maître du pli, ne pas
+      couper": may discard. Overtrumping the partner is not stated: kept as classique.
+    - Contract: 82 points counting the belote ("sans oublier d'ajouter les points
+      éventuels de la Belote"), announces not counted. A tie on that count (81-81) is a
+      litige handled as in classique, the document does not say otherwise.
+    - Dedans: 162 plus the belote and the announces to the defence; the taker keeps only
+      its belote ("seulement ceux comptabilisés par la belote"; the document's "12
+      points de la belote" is read as the usual 20).
+    - Belote 20 "quelque soit l'ordre". Target not stated: 1000 as in classique.
+    """
+    return Rules(
+        direction="clockwise",
+        first_speaker="right",
+        first_leader="left",
+        next_dealer="left",
+        deal_pattern=(5,),
+        announces="declared",
+        contract="points",
+        contract_counts_belote=True,
+        contract_counts_announces=False,
+    )
+
+
+@_preset(1000, 500, 1500)
+def moderne() -> Rules:
+    """Belote moderne (002): a take can be covered in sans atout, then in tout atout.
+
+    - Dealing, speaking and playing as in classique.
+    - Surenchère: "une prise ne ferme plus le tour"; a take in a suit can be covered by
+      SA or TA, SA by TA; TA cannot be covered, so the bidding ends at once on a TA (the
+      three passes that would follow are forced). You may cover your partner's bid,
+      never your own. The bidding ends "après une prise suivie de trois passe". Choice:
+      SA and TA are only covers; nobody opens the bidding in SA or TA. The player who
+      holds the last bid is the taker and receives the turned card and 2 more.
+    - SA: no trump, every suit A 10 K Q J 9 8 7, the ace worth 19; no belote. TA: every
+      suit in trump order, J 13, 9 9, A 6, 10 5, K 3, Q 2; must always go higher; a belote
+      in every suit. Both sum to 162 with the dix de der.
+    - Play: must overtrump the highest trump in the trick, undertrump when unable, cut
+      when an opponent is master, partner master: discard freely.
+    - "Le décompte est celui de la classique : contrat à 82, dedans à 162, litige à 81
+      partout, capot à 252". Choice: "contrat à 82" is the 82 of 162 of the classique
+      count, which we keep as a whole (more than the defence, belote included).
+    - Options of the Salon, on by default here: "main nulle" (fewer than 11 points and no
+      card of the turned suit among the five first cards) and "carré de 7" (the four 7s)
+      let a player ask for a redeal at their turn to speak, while nobody has taken.
+    - Announces are not stated: off, as in classique. Game in 1000, 500 or 1500.
+    """
+    return Rules(bidding="surenchere", redeal_main_nulle=True, redeal_four_sevens=True)
+
+
+@_preset(501, 1001, 1501)
+def stekius() -> Rules:
+    """Stekius (003): announces, the exchange of the trump 7, game in 501.
+
+    - Direction of play not stated: counter-clockwise, as in classique. Deal 3 then 2.
+    - "Au premier tour, celui qui a le 7 d'atout peut l'échanger contre la carte
+      retournée." Choice: at their turn to speak in the first round, before taking or
+      passing, the holder of the 7 of the turned suit may swap it for the turned card
+      (once a hand); the 7 becomes the turned card, and whoever takes receives it.
+    - Announces "se font avant le premier pli". Choice: they are made automatically
+      (the site lights the legal cards and announces for the player). "En cas
+      d'égalité, l'équipe qui a pris, sinon personne": equal best announces go to the
+      taker's team.
+    - Play: "si tu n'en as pas, tu dois couper avec un atout. Un atout doit monter au-
+      dessus des atouts déjà dans le pli, quand il le peut": the document gives no
+      partner-master exception, so a void player must trump even when the partner is
+      master (``partner_master_frees=False``). Undertrumping is not stated: kept.
+    - Contract: more than the other team; "sinon elle est dedans, et l'autre équipe
+      marque tout" (162 and the announces; the belote stays with its team as in
+      classique). Litige: "les points de l'équipe qui a pris restent en suspens pour
+      celle qui gagnera la donne suivante".
+    - Capot 250. Game in 501, 1001 or 1501.
+    """
+    return Rules(announces="auto", announce_tie="taker", seven_exchange=True,
+                 partner_master_frees=False, capot_points=250, target=501)
+
+
+@_preset(501)
+def belote_com() -> Rules:
+    """Belote.com (004): clockwise, 5 cards dealt, no announces, game in 501.
+
+    - "Les cartes sont distribuées dans le sens des aiguilles d'une montre en commençant
+      par le joueur situé à la gauche du donneur"; the player on the dealer's left speaks
+      and leads first; the next dealer is on the left, also after everybody passed.
+    - Second round: any suit "sauf la couleur qui était en premier lieu proposée".
+    - Play: partner master: "il peut jouer n'importe quelle carte"; trumps must go higher
+      than a trump already played, partner's included.
+    - Contract: 82 points from tricks, belote excluded ("il est indispensable de réaliser
+      minimum 82 points de plis"). "Si une Belote/Rebelote est annoncée, alors l'objectif
+      du contrat n'est plus de 82 points mais de 92": read as the taker's tricks plus its
+      own belote must reach 92 whenever a belote is announced, on top of the 82 from
+      tricks; so a defence with the belote makes the taker need 92 from tricks.
+    - Litige (81-81): the taker fails. Dedans: taker 0 plus its belote, defence 162 plus
+      its belote. Capot 252 (dix de der worth 100).
+    - Both teams over 501: the higher wins; equal totals: the winner of the last hand.
+    """
+    return Rules(
+        direction="clockwise",
+        first_speaker="left",
+        first_leader="left",
+        next_dealer="left",
+        deal_pattern=(5,),
+        second_round_excludes_turned=True,
+        contract="points",
+        contract_counts_belote=False,
+        contract_counts_announces=False,
+        belote_contract_points=92,
+        litige="taker_fails",
+        target=501,
+        tie_break="last_hand_winner",
+    )
+
+
+def rules_for(preset: str, options: dict | None = None) -> Rules:
+    """The rules of a preset with a table's overrides; KeyError for an unknown preset."""
+    rules = PRESETS[preset]
+    return rules.with_options(**options) if options else rules

@@ -1,0 +1,218 @@
+"""``python -m games.rules.referee``: run a hand described in JSON, print the result.
+
+Reads one JSON object on stdin, writes one on stdout. The format is documented in the
+README ("Referee"); in short::
+
+    {"preset": "classique", "options": {...}, "dealer": "N",
+     "deck": "JH 9H ...",                              # 32 cards, top first; or
+     "hands": {"N": "...", ...}, "contract": {"mode": "H", "taker": "E"},
+     "actions": ["pass", "take", "play JH", "E play 9H", ...],
+     "game": {"NS": 0, "EW": 0, "held": 0}}           # optional score before the hand
+
+Exit 0 with the state; 1 with ``{"error": {"code", "message", "index", "action"}}`` at the
+first illegal action; 2 for input that is not a valid description.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from .actions import Action, IllegalAction
+from .announces import Announce
+from .cards import MODES, SEATS, TEAMS, cards_of, code_of, parse_cards
+from .game import Game, record_hand, score
+from .hand import DONE, HandState, apply, deal, legal_actions, start_with_contract
+from .options import InvalidOptions
+from .presets import PRESETS, rules_for
+
+
+class BadInput(ValueError):
+    pass
+
+
+def _seat(value: Any, what: str) -> int:
+    if not isinstance(value, str) or value not in SEATS:
+        raise BadInput(f"{what} must be one of N, E, S, W")
+    return SEATS.index(value)
+
+
+def _cards(value: Any, what: str) -> tuple[int, ...]:
+    try:
+        if not isinstance(value, (str, list)):
+            raise ValueError
+        return parse_cards(value)
+    except (ValueError, TypeError) as error:
+        raise BadInput(f"{what}: cards are codes such as JH, 9S, TD") from error
+
+
+def start(spec: dict[str, Any]) -> tuple[HandState, list[Any]]:
+    """The starting state and the raw action list of a description."""
+    if not isinstance(spec, dict):
+        raise BadInput("the input is a JSON object")
+    preset = spec.get("preset", "classique")
+    if preset not in PRESETS:
+        raise BadInput(f"unknown preset {preset!r}; one of {', '.join(PRESETS)}")
+    options = spec.get("options") or {}
+    if not isinstance(options, dict):
+        raise BadInput("options is an object")
+    try:
+        rules = rules_for(preset, options)
+    except (InvalidOptions, TypeError) as error:
+        raise BadInput(str(error)) from error
+    dealer = _seat(spec.get("dealer", "N"), "dealer")
+    actions = spec.get("actions", [])
+    if not isinstance(actions, list):
+        raise BadInput("actions is a list of strings")
+    if "deck" in spec:
+        deck = _cards(spec["deck"], "deck")
+        if len(deck) != 32 or len(set(deck)) != 32:
+            raise BadInput("deck: the 32 cards, each once, top first")
+        return deal(rules, dealer, deck), actions
+    hands, contract = spec.get("hands"), spec.get("contract")
+    if not isinstance(hands, dict) or not isinstance(contract, dict):
+        raise BadInput("give either a deck, or hands and a contract")
+    dealt = [_cards(hands.get(s, ""), f"hands.{s}") for s in SEATS]
+    mode = contract.get("mode")
+    if mode not in MODES:
+        raise BadInput(f"contract.mode must be one of {', '.join(MODES)}")
+    taker = _seat(contract.get("taker"), "contract.taker")
+    try:
+        state = start_with_contract(rules, dealer, dealt, MODES.index(mode), taker)
+    except ValueError as error:
+        raise BadInput(f"hands: {error}") from error
+    return state, actions
+
+
+def run(state: HandState, actions: list[Any]) -> HandState:
+    for index, raw in enumerate(actions):
+        try:
+            if not isinstance(raw, str):
+                raise IllegalAction("unknown_action", "Une action s'écrit comme « play JH ».")
+            words = raw.split()
+            seat = None
+            if len(words) > 1 and words[0] in SEATS:
+                seat = SEATS.index(words[0])
+                raw = " ".join(words[1:])
+            state = apply(state, Action.parse(raw), seat)
+        except IllegalAction as error:
+            error.index = index
+            raise
+    return state
+
+
+def _announce(seat: int, a: Announce) -> dict[str, Any]:
+    return {"seat": SEATS[seat], **a.to_dict()}
+
+
+def describe(state: HandState, game: Game | None = None) -> dict[str, Any]:
+    step = state.rules.step
+    out: dict[str, Any] = {
+        "phase": state.phase,
+        "ended": state.ended or None,
+        "dealer": SEATS[state.dealer],
+        "turn": SEATS[state.turn] if state.turn >= 0 else None,
+        "legal": [str(a) for a in legal_actions(state)],
+        "contract": (
+            {"mode": MODES[state.contract], "taker": SEATS[state.taker]}
+            if state.contract >= 0
+            else None
+        ),
+        "turned": code_of(state.turned) if state.turned >= 0 else None,
+        "hands": {SEATS[s]: [code_of(c) for c in cards_of(state.hands[s])] for s in range(4)},
+        "bids": [f"{SEATS[s]} {a}" for s, a in state.bids],
+        "trick": [code_of(c) for c in state.trick],
+        "tricks": [
+            {
+                "leader": SEATS[t.leader],
+                "cards": [code_of(c) for c in t.cards],
+                "seats": [SEATS[(t.leader + i * step) % 4] for i in range(4)],
+                "winner": SEATS[t.winner],
+                "points": t.points,
+            }
+            for t in state.tricks
+        ],
+        "announces": [
+            _announce(s, a)
+            for s in range(4)
+            if state.declared >> s & 1
+            for a in state.announces[s]
+        ],
+        "belote": [
+            {"seat": SEATS[b.seat], "suit": "SHDC"[b.suit], "call": b.call}
+            for b in state.belote_calls
+        ],
+        "points": {TEAMS[0]: state.won[0], TEAMS[1]: state.won[1]},
+    }
+    if state.phase == DONE:
+        result = score(state)
+        out["score"] = {
+            "made": result.made,
+            "litige": result.litige,
+            "capot": TEAMS[result.capot] if result.capot >= 0 else None,
+            "tricks": dict(zip(TEAMS, result.tricks, strict=True)),
+            "belote": dict(zip(TEAMS, result.belote, strict=True)),
+            "announces": dict(zip(TEAMS, result.announces, strict=True)),
+            "points": dict(zip(TEAMS, result.points, strict=True)),
+            "held": result.held,
+            "winner": TEAMS[result.winner] if result.winner >= 0 else None,
+        }
+        if game is not None:
+            after = record_hand(game, state)
+            out["game"] = {
+                **dict(zip(TEAMS, after.scores, strict=True)),
+                "held": after.held,
+                "winner": TEAMS[after.winner] if after.winner >= 0 else None,
+                "next_dealer": SEATS[after.dealer],
+            }
+    return out
+
+
+def _game(spec: dict[str, Any], state: HandState) -> Game:
+    before = spec.get("game") or {}
+    if not isinstance(before, dict):
+        raise BadInput("game is an object such as {\"NS\": 0, \"EW\": 0, \"held\": 0}")
+    try:
+        scores = (int(before.get("NS", 0)), int(before.get("EW", 0)))
+        held = int(before.get("held", 0))
+    except (TypeError, ValueError) as error:
+        raise BadInput("game scores are whole numbers") from error
+    return Game(state.rules, state.dealer, scores, held, (), -1)
+
+
+def referee(spec: Any) -> tuple[int, dict[str, Any]]:
+    """Exit code and output for a parsed description (what the command prints)."""
+    try:
+        state, actions = start(spec)
+        game = _game(spec, state)
+    except BadInput as error:
+        return 2, {"error": {"code": "bad_input", "message": str(error)}}
+    try:
+        state = run(state, actions)
+    except IllegalAction as error:
+        return 1, {
+            "error": {
+                "code": error.code,
+                "message": error.message,
+                "index": error.index,
+                "action": actions[error.index] if error.index is not None else None,
+            }
+        }
+    return 0, describe(state, game)
+
+
+def main() -> int:
+    try:
+        spec = json.load(sys.stdin)
+    except json.JSONDecodeError as error:
+        code, out = 2, {"error": {"code": "bad_input", "message": f"invalid JSON: {error}"}}
+    else:
+        code, out = referee(spec)
+    json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
+    sys.stdout.write("\n")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
