@@ -17,14 +17,15 @@ from .cards import (
     NINE,
     PLAIN_ORDER,
     QUEEN,
-    RANKS,
-    SUITS,
+    SUIT_NAMES_FR,
     TEN,
+    cards_of,
     code_of,
 )
 
 CARRE_POINTS = {JACK: 200, NINE: 150, ACE: 100, TEN: 100, KING: 100, QUEEN: 100}
-KIND_NAMES_FR = {"tierce": "tierce", "cinquante": "cinquante", "cent": "cent", "carre": "carré"}
+_AT_RANK = ("au sept", "au huit", "au neuf", "au dix", "au valet", "à la dame", "au roi", "à l'as")
+_CARRE_OF = ("de sept", "de huit", "de neuf", "de dix", "de valets", "de dames", "de rois", "d'as")
 
 
 class Announce(NamedTuple):
@@ -42,14 +43,12 @@ class Announce(NamedTuple):
         return (self.points, 0, self.rank)
 
     def describe(self) -> str:
-        """``tierce au roi de coeur`` style text, French (cards only at the end of a hand)."""
+        """French words for it: ``tierce au roi de coeur``, ``carré de valets``."""
         if self.kind == "carre":
-            return f"carré de {RANKS[self.rank]}"
-        return f"{KIND_NAMES_FR[self.kind]} {RANKS[self.rank]}{SUITS[self.suit]}"
+            return f"carré {_CARRE_OF[self.rank]}"
+        return f"{self.kind} {_AT_RANK[self.rank]} de {SUIT_NAMES_FR[self.suit]}"
 
     def to_dict(self) -> dict:
-        from .cards import cards_of
-
         return {
             "kind": self.kind,
             "points": self.points,
@@ -57,47 +56,40 @@ class Announce(NamedTuple):
         }
 
 
-def _runs(byte: int) -> tuple[tuple[int, int], ...]:
-    """Maximal runs of consecutive set bits as (length, top bit)."""
-    runs = []
+def _sequences(byte: int) -> tuple[tuple[str, int, int, int], ...]:
+    """The sequences of one suit's byte: (kind, points, top rank, byte mask of the run)."""
+    found = []
     r = 0
     while r < 8:
-        if byte >> r & 1:
-            start = r
-            while r < 8 and byte >> r & 1:
-                r += 1
-            runs.append((r - start, r - 1))
-        else:
+        if not byte >> r & 1:
             r += 1
-    return tuple(runs)
+            continue
+        start = r
+        while r < 8 and byte >> r & 1:
+            r += 1
+        length = r - start
+        if length >= 3:
+            kind, points = (
+                ("cent", 100) if length >= 5 else ("cinquante", 50) if length == 4 else ("tierce", 20)
+            )
+            found.append((kind, points, r - 1, ((1 << length) - 1) << start))
+    return tuple(found)
 
 
-_RUNS = tuple(_runs(b) for b in range(256))
-
-
-def _sequence(length: int) -> tuple[str, int] | None:
-    if length >= 5:
-        return ("cent", 100)
-    if length == 4:
-        return ("cinquante", 50)
-    if length == 3:
-        return ("tierce", 20)
-    return None
+_SEQUENCES = tuple(_sequences(b) for b in range(256))
+_CARRES = tuple(
+    (rank, points, sum(1 << (s * 8 + rank) for s in range(4)))
+    for rank, points in CARRE_POINTS.items()
+)
 
 
 def find_announces(hand: int) -> tuple[Announce, ...]:
     """Every announce an 8-card hand holds."""
-    found: list[Announce] = []
-    for rank, points in CARRE_POINTS.items():
-        mask = sum(1 << (s * 8 + rank) for s in range(4))
-        if hand & mask == mask:
-            found.append(Announce("carre", points, -1, rank, mask))
+    found = [Announce("carre", points, -1, rank, mask) for rank, points, mask in _CARRES
+             if hand & mask == mask]
     for s in range(4):
-        for length, top in _RUNS[(hand >> (8 * s)) & 0xFF]:
-            seq = _sequence(length)
-            if seq:
-                mask = sum(1 << (s * 8 + r) for r in range(top - length + 1, top + 1))
-                found.append(Announce(seq[0], seq[1], s, top, mask))
+        for kind, points, top, byte_mask in _SEQUENCES[(hand >> (8 * s)) & 0xFF]:
+            found.append(Announce(kind, points, s, top, byte_mask << (8 * s)))
     return tuple(found)
 
 

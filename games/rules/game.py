@@ -141,6 +141,8 @@ def record_hand(game: Game, state: HandState) -> Game:
     """The game after a finished hand (its dealer must be the game's)."""
     if game.over:
         raise ValueError("the game is over")
+    if state.dealer != game.dealer or state.rules != game.rules:
+        raise ValueError("the hand was not dealt for this game")
     result = score(state)
     scores = list(game.scores)
     scores[0] += result.points[0]

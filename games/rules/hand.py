@@ -225,7 +225,7 @@ def _trick_master(mode: int, trick: tuple[int, ...]) -> int:
 
 def legal_cards(state: HandState) -> int:
     """The mask of cards the player to act may play (0 outside the play)."""
-    if state.phase is not PLAYING:
+    if state.phase != PLAYING:
         return 0
     return _legal_mask(state.rules, state.contract, state.hands[state.turn], state.trick)
 
@@ -324,7 +324,7 @@ _PLAYS_BY_BYTE = tuple(
 def legal_actions(state: HandState) -> list[Action]:
     """What the player to act may do; empty only when the hand is over."""
     phase = state.phase
-    if phase is PLAYING:
+    if phase == PLAYING:
         mask = _legal_mask(state.rules, state.contract, state.hands[state.turn], state.trick)
         out = [
             *_PLAYS_BY_BYTE[0][mask & 0xFF],
@@ -335,7 +335,7 @@ def legal_actions(state: HandState) -> list[Action]:
         if not state.tricks and state.announces[state.turn] and not state.declared >> state.turn & 1:
             out.append(ANNOUNCE)
         return out
-    if phase is BIDDING:
+    if phase == BIDDING:
         return _bids(state)
     return []
 
@@ -349,13 +349,13 @@ def apply(state: HandState, action: Action, seat: int | None = None) -> HandStat
 
     Raises ``IllegalAction`` and leaves nothing changed when the rules refuse it.
     """
-    if state.phase is DONE:
+    if state.phase == DONE:
         raise IllegalAction("hand_over", "La donne est terminée.")
     if seat is not None and seat != state.turn:
         raise IllegalAction("not_your_turn", "Ce n'est pas à vous de jouer.")
     kind = action.kind
-    if state.phase is PLAYING:
-        if kind is PLAY_ or kind == PLAY_:
+    if state.phase == PLAYING:
+        if kind == PLAY_:
             return _play(state, action.arg, action)
         if kind == ANNOUNCE_:
             return _announce(state, action)

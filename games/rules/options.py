@@ -86,10 +86,11 @@ class Rules:
             raise InvalidOptions("deal_pattern must deal five cards each")
         if self.target not in TARGET_CHOICES:
             raise InvalidOptions(f"target must be one of {TARGET_CHOICES!r}")
-        if not 1 <= self.contract_points <= 162:
+        if type(self.contract_points) is not int or not 1 <= self.contract_points <= 162:
             raise InvalidOptions("contract_points must be between 1 and 162")
         if self.belote_contract_points is not None and not (
-            self.contract_points <= self.belote_contract_points <= 182
+            type(self.belote_contract_points) is int
+            and self.contract_points <= self.belote_contract_points <= 182
         ):
             raise InvalidOptions("belote_contract_points must be between contract_points and 182")
         for name in (

@@ -38,6 +38,10 @@ def classique() -> Rules:
       speaker and the first leader are on the dealer's right; the next dealer is the
       next player, also after two rounds of passes ("le joueur suivant redistribue").
     - Deal 3 then 2, the next card turned; the taker gets it and 2 more, the others 3.
+    - Second round: "chacun peut choisir une autre couleur comme atout". Choice: read as
+      a suit of the player's choosing, the turned suit included (taking it in the second
+      round is a choice like any other); only 004 says "sauf la couleur qui était en
+      premier lieu proposée", and that is its difference (``second_round_excludes_turned``).
     - Must overtrump "même sur son partenaire"; void: trump, overtrump an opponent's trump,
       undertrump when unable; partner master: any card.
     - Contract: more points than the defence, counting cards, belote and announces; a tie
