@@ -1,0 +1,1 @@
+"""Users and, later, their profiles, clubs and memberships."""

@@ -1,0 +1,1 @@
+"""Project package: settings, root URLs, ASGI entry point and the few site-wide views."""

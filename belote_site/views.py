@@ -1,0 +1,8 @@
+"""Site-wide pages that belong to no app."""
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")

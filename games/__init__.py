@@ -1,0 +1,1 @@
+"""Tables, hands and tournaments; the pure rules engine lives in games.rules."""

@@ -1,0 +1,32 @@
+"""Shared test setup: Hypothesis profiles and the database-dependent markers.
+
+HYPOTHESIS_PROFILE picks the profile: "dev" (default, quick) or "ci" (more examples,
+derandomized so that a CI failure replays identically).
+"""
+
+import os
+
+import pytest
+from django.db import connection
+from hypothesis import settings
+
+settings.register_profile("dev", max_examples=100)
+settings.register_profile(
+    "ci",
+    max_examples=500,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    print_blob=True,
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """Skip tests marked ``postgres`` unless the suite runs on PostgreSQL."""
+    if connection.vendor == "postgresql":
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL (set DATABASE_URL=postgres://...)")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
