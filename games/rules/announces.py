@@ -70,7 +70,11 @@ def _sequences(byte: int) -> tuple[tuple[str, int, int, int], ...]:
         length = r - start
         if length >= 3:
             kind, points = (
-                ("cent", 100) if length >= 5 else ("cinquante", 50) if length == 4 else ("tierce", 20)
+                ("cent", 100)
+                if length >= 5
+                else ("cinquante", 50)
+                if length == 4
+                else ("tierce", 20)
             )
             found.append((kind, points, r - 1, ((1 << length) - 1) << start))
     return tuple(found)
@@ -85,8 +89,11 @@ _CARRES = tuple(
 
 def find_announces(hand: int) -> tuple[Announce, ...]:
     """Every announce an 8-card hand holds."""
-    found = [Announce("carre", points, -1, rank, mask) for rank, points, mask in _CARRES
-             if hand & mask == mask]
+    found = [
+        Announce("carre", points, -1, rank, mask)
+        for rank, points, mask in _CARRES
+        if hand & mask == mask
+    ]
     for s in range(4):
         for kind, points, top, byte_mask in _SEQUENCES[(hand >> (8 * s)) & 0xFF]:
             found.append(Announce(kind, points, s, top, byte_mask << (8 * s)))

@@ -139,9 +139,7 @@ KEY = tuple(
 # STRONGER[mode][card]: the cards of the same suit that beat it under that contract.
 STRONGER = tuple(
     tuple(
-        mask_of(
-            (c & ~7) + r for r in range(8) if _strength(m, (c & ~7) + r) > _strength(m, c)
-        )
+        mask_of((c & ~7) + r for r in range(8) if _strength(m, (c & ~7) + r) > _strength(m, c))
         for c in range(32)
     )
     for m in range(6)

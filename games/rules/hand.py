@@ -276,9 +276,12 @@ def _can_redeal(rules: Rules, state: HandState, seat: int) -> str:
         sevens = sum(1 << (s * 8 + SEVEN) for s in range(4))
         if hand & sevens == sevens:
             return FOUR_SEVENS
-    if rules.redeal_main_nulle and not hand & SUIT_MASK[state.turned >> 3]:
-        if sum(PLAIN_POINTS[c & 7] for c in cards_of(hand)) < 11:
-            return MAIN_NULLE
+    if (
+        rules.redeal_main_nulle
+        and not hand & SUIT_MASK[state.turned >> 3]
+        and sum(PLAIN_POINTS[c & 7] for c in cards_of(hand)) < 11
+    ):
+        return MAIN_NULLE
     return ""
 
 
@@ -332,7 +335,11 @@ def legal_actions(state: HandState) -> list[Action]:
             *_PLAYS_BY_BYTE[2][(mask >> 16) & 0xFF],
             *_PLAYS_BY_BYTE[3][mask >> 24],
         ]
-        if not state.tricks and state.announces[state.turn] and not state.declared >> state.turn & 1:
+        if (
+            not state.tricks
+            and state.announces[state.turn]
+            and not state.declared >> state.turn & 1
+        ):
             out.append(ANNOUNCE)
         return out
     if phase == BIDDING:
@@ -431,7 +438,9 @@ def _why_illegal(rules: Rules, mode: int, hand: int, trick: tuple[int, ...], car
 def _announce(state: HandState, action: Action) -> HandState:
     seat = state.turn
     if state.rules.announces != "declared":
-        raise IllegalAction("announce_not_allowed", "Les annonces ne se déclarent pas à cette table.")
+        raise IllegalAction(
+            "announce_not_allowed", "Les annonces ne se déclarent pas à cette table."
+        )
     if state.tricks:
         raise IllegalAction("announce_too_late", "Les annonces se font pendant le premier pli.")
     if state.declared >> seat & 1:
@@ -461,7 +470,11 @@ def _bid(state: HandState, action: Action) -> HandState:
         s[_BIDS] = state.bids + ((seat, action),)
         return _new(HandState, s)
     if kind == REDEAL_:
-        why = _can_redeal(rules, state, seat) if (rules.redeal_main_nulle or rules.redeal_four_sevens) else ""
+        why = (
+            _can_redeal(rules, state, seat)
+            if (rules.redeal_main_nulle or rules.redeal_four_sevens)
+            else ""
+        )
         if not why:
             raise IllegalAction("redeal_not_allowed", "Votre main ne permet pas de faire redonner.")
         s[_BIDS] = state.bids + ((seat, action),)
@@ -485,11 +498,14 @@ def _bid(state: HandState, action: Action) -> HandState:
     if kind != TAKE_:
         raise IllegalAction("unknown_action", "Action inconnue.")
     mode = action.arg
+    if type(mode) is not int or not -1 <= mode <= TA:
+        raise IllegalAction("unknown_action", "Action inconnue.")
     if state.contract == -1:
         if state.bid_round == 1:
-            if mode not in (-1, state.turned >> 3):
+            if mode != -1:
                 raise IllegalAction(
-                    "wrong_suit", "Au premier tour, on ne prend qu'à la couleur de la retourne."
+                    "wrong_suit",
+                    "Au premier tour, on prend à la couleur de la retourne (« take »).",
                 )
             mode = state.turned >> 3
         elif mode == -1:
@@ -507,9 +523,10 @@ def _bid(state: HandState, action: Action) -> HandState:
             raise IllegalAction("own_bid", "Vous ne pouvez pas couvrir votre propre prise.")
         if mode < SA or mode <= state.contract:
             raise IllegalAction(
-                "bid_too_low", f"Il faut couvrir la prise en {MODE_NAMES_FR[TA if state.contract == SA else SA]}."
+                "bid_too_low",
+                f"Il faut couvrir la prise en {MODE_NAMES_FR[TA if state.contract == SA else SA]}.",
             )
-    s[_BIDS] = state.bids + ((seat, TAKE_MODE[mode] if action.arg != -1 else action),)
+    s[_BIDS] = state.bids + ((seat, action),)
     s[_CONTRACT] = mode
     s[_TAKER] = seat
     if rules.bidding == "classic" or mode == TA:

@@ -32,6 +32,11 @@ _CHOICES: dict[str, tuple[Any, ...]] = {
 }
 
 
+def _one_of(value: Any, choices: tuple[Any, ...]) -> bool:
+    """``value in choices`` without letting 1000.0 pass for 1000 or (3.0, 2.0) for (3, 2)."""
+    return any(value == c and repr(value) == repr(c) for c in choices)
+
+
 class InvalidOptions(ValueError):
     """An option name or value that no table may use."""
 
@@ -80,11 +85,9 @@ class Rules:
 
     def __post_init__(self) -> None:
         for name, choices in _CHOICES.items():
-            if getattr(self, name) not in choices:
+            if not _one_of(getattr(self, name), choices):
                 raise InvalidOptions(f"{name} must be one of {choices!r}")
-        if sum(self.deal_pattern) != 5:
-            raise InvalidOptions("deal_pattern must deal five cards each")
-        if self.target not in TARGET_CHOICES:
+        if not _one_of(self.target, TARGET_CHOICES):
             raise InvalidOptions(f"target must be one of {TARGET_CHOICES!r}")
         if type(self.contract_points) is not int or not 1 <= self.contract_points <= 162:
             raise InvalidOptions("contract_points must be between 1 and 162")

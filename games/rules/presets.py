@@ -148,8 +148,14 @@ def stekius() -> Rules:
       celle qui gagnera la donne suivante".
     - Capot 250. Game in 501, 1001 or 1501.
     """
-    return Rules(announces="auto", announce_tie="taker", seven_exchange=True,
-                 partner_master_frees=False, capot_points=250, target=501)
+    return Rules(
+        announces="auto",
+        announce_tie="taker",
+        seven_exchange=True,
+        partner_master_frees=False,
+        capot_points=250,
+        target=501,
+    )
 
 
 @_preset(501)

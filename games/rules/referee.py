@@ -52,7 +52,7 @@ def start(spec: dict[str, Any]) -> tuple[HandState, list[Any]]:
     if not isinstance(spec, dict):
         raise BadInput("the input is a JSON object")
     preset = spec.get("preset", "classique")
-    if preset not in PRESETS:
+    if not isinstance(preset, str) or preset not in PRESETS:
         raise BadInput(f"unknown preset {preset!r}; one of {', '.join(PRESETS)}")
     options = spec.get("options") or {}
     if not isinstance(options, dict):
@@ -134,10 +134,7 @@ def describe(state: HandState, game: Game | None = None) -> dict[str, Any]:
             for t in state.tricks
         ],
         "announces": [
-            _announce(s, a)
-            for s in range(4)
-            if state.declared >> s & 1
-            for a in state.announces[s]
+            _announce(s, a) for s in range(4) if state.declared >> s & 1 for a in state.announces[s]
         ],
         "belote": [
             {"seat": SEATS[b.seat], "suit": "SHDC"[b.suit], "call": b.call}
@@ -172,12 +169,11 @@ def describe(state: HandState, game: Game | None = None) -> dict[str, Any]:
 def _game(spec: dict[str, Any], state: HandState) -> Game:
     before = spec.get("game") or {}
     if not isinstance(before, dict):
-        raise BadInput("game is an object such as {\"NS\": 0, \"EW\": 0, \"held\": 0}")
-    try:
-        scores = (int(before.get("NS", 0)), int(before.get("EW", 0)))
-        held = int(before.get("held", 0))
-    except (TypeError, ValueError) as error:
-        raise BadInput("game scores are whole numbers") from error
+        raise BadInput('game is an object such as {"NS": 0, "EW": 0, "held": 0}')
+    scores = (before.get("NS", 0), before.get("EW", 0))
+    held = before.get("held", 0)
+    if any(type(n) is not int or n < 0 for n in (*scores, held)):
+        raise BadInput("game scores and held points are whole numbers, 0 or more")
     return Game(state.rules, state.dealer, scores, held, (), -1)
 
 
