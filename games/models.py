@@ -1,1 +1,282 @@
-"""Game persistence (tables, seats, hands, tricks, the action log) arrives with issue 3."""
+"""What a table is made of in the database: seats, games, hands, tricks and the action log.
+
+The append-only ``Action`` log is the truth: replaying a hand's actions through the engine
+from its stored deck and dealer gives its tricks and result, which ``belote_verify``
+checks. ``Trick`` rows and the results on ``Hand`` and ``Game`` are written by
+``games.service`` alongside each action so that pages read them without replaying.
+Every write of game state goes through ``games.service``; models stay thin.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from games.rules import MODES, PRESETS, Rules, rules_for
+
+SEAT_CHOICES = [(0, _("Nord")), (1, _("Est")), (2, _("Sud")), (3, _("Ouest"))]
+TEAM_CHOICES = [(0, _("Nord-Sud")), (1, _("Est-Ouest"))]
+PRESET_CHOICES = [(name, name) for name in PRESETS]
+
+
+class BotLevel(models.TextChoices):
+    RANDOM = "random", _("Débutant (aléatoire)")
+    HEURISTIC = "heuristic", _("Confirmé")
+
+
+def new_invite_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class TableStatus(models.TextChoices):
+    LOBBY = "lobby", _("En attente de joueurs")
+    PLAYING = "playing", _("En cours")
+    FINISHED = "finished", _("Terminée")
+    ABANDONED = "abandoned", _("Abandonnée")
+
+
+class Table(models.Model):
+    Status = TableStatus
+
+    preset = models.CharField(_("règles"), max_length=20, choices=PRESET_CHOICES)
+    options = models.JSONField(
+        _("options"),
+        default=dict,
+        blank=True,
+        help_text=_("Options changées par rapport aux règles."),
+    )
+    status = models.CharField(
+        _("état"), max_length=10, choices=TableStatus.choices, default=TableStatus.LOBBY
+    )
+    # Bumped by every change of the table's state, with one Action row each: clients
+    # compare versions to know whether they are up to date.
+    version = models.PositiveIntegerField(_("version"), default=0)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("créée par"),
+        null=True,
+        on_delete=models.SET_NULL,
+        related_name="created_tables",
+    )
+    # The hand being played (or the last one, once the table is over), so that a move
+    # reads the table, its hand and its game in one locked query.
+    current_hand = models.ForeignKey(
+        "Hand", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    invite_token = models.CharField(
+        _("jeton d'invitation"), max_length=32, unique=True, default=new_invite_token
+    )
+    created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
+    updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-updated_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=TableStatus.values), name="table_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(preset__in=list(PRESETS)), name="table_preset_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.preset}
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.preset, self.options)
+
+
+class Seat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField(_("place"), choices=SEAT_CHOICES)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot_level = models.CharField(
+        _("niveau du robot"), max_length=10, choices=BotLevel.choices, blank=True
+    )
+
+    class Meta:
+        verbose_name = _("place")
+        verbose_name_plural = _("places")
+        ordering = ["table", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_position_once"),
+            models.UniqueConstraint(
+                fields=["table", "user"], condition=Q(user__isnull=False), name="seat_user_once"
+            ),
+            models.CheckConstraint(condition=Q(position__lte=3), name="seat_position_range"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=True) | Q(bot_level=""), name="seat_user_or_bot"
+            ),
+            models.CheckConstraint(
+                condition=Q(bot_level__in=["", *BotLevel.values]), name="seat_bot_level_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user or (self.get_bot_level_display() if self.bot_level else _("libre"))
+        return f"{self.get_position_display()}: {who}"
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot_level)
+
+    @property
+    def is_free(self) -> bool:
+        return self.user_id is None and not self.bot_level
+
+
+class Game(models.Model):
+    """A partie: hands dealt until a team reaches the target."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    first_dealer = models.PositiveSmallIntegerField(_("premier donneur"), choices=SEAT_CHOICES)
+    score_ns = models.IntegerField(_("score Nord-Sud"), default=0)
+    score_ew = models.IntegerField(_("score Est-Ouest"), default=0)
+    held = models.PositiveIntegerField(_("points en litige"), default=0)
+    winner = models.PositiveSmallIntegerField(
+        _("vainqueur"), choices=TEAM_CHOICES, null=True, blank=True
+    )
+    started_at = models.DateTimeField(_("commencée le"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("partie")
+        verbose_name_plural = _("parties")
+        ordering = ["table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="game_number_once"),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner__lte=1), name="game_winner_team"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Partie %(n)s de la table %(t)s") % {"n": self.number, "t": self.table_id}
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (self.score_ns, self.score_ew)
+
+
+class Hand(models.Model):
+    """A donne: its deal (dealer and deck), then its result once over."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    dealer = models.PositiveSmallIntegerField(_("donneur"), choices=SEAT_CHOICES)
+    deck = models.CharField(_("paquet"), max_length=64, help_text=_("Les 32 cartes, du dessus."))
+    contract = models.CharField(
+        _("contrat"), max_length=2, blank=True, choices=[(m, m) for m in MODES]
+    )
+    taker = models.PositiveSmallIntegerField(
+        _("preneur"), choices=SEAT_CHOICES, null=True, blank=True
+    )
+    ended = models.CharField(_("fin"), max_length=12, blank=True)
+    points_ns = models.IntegerField(_("points Nord-Sud"), null=True, blank=True)
+    points_ew = models.IntegerField(_("points Est-Ouest"), null=True, blank=True)
+    made = models.BooleanField(_("contrat rempli"), null=True, blank=True)
+    litige = models.BooleanField(_("litige"), default=False)
+    capot = models.PositiveSmallIntegerField(
+        _("capot"), choices=TEAM_CHOICES, null=True, blank=True
+    )
+    held = models.PositiveIntegerField(_("points mis de côté"), default=0)
+    started_at = models.DateTimeField(_("donnée le"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("donne")
+        verbose_name_plural = _("donnes")
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="hand_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Donne %(n)s") % {"n": self.number}
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self.ended)
+
+
+class Trick(models.Model):
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="tricks")
+    number = models.PositiveSmallIntegerField(_("numéro"))
+    leader = models.PositiveSmallIntegerField(_("entame"), choices=SEAT_CHOICES)
+    cards = models.CharField(_("cartes"), max_length=8, help_text=_("Dans l'ordre joué."))
+    winner = models.PositiveSmallIntegerField(_("gagnant"), choices=SEAT_CHOICES)
+    points = models.PositiveSmallIntegerField(_("points"))
+
+    class Meta:
+        verbose_name = _("pli")
+        verbose_name_plural = _("plis")
+        ordering = ["hand", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["hand", "number"], name="trick_number_once"),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=8), name="trick_number_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return _("Pli %(n)s") % {"n": self.number}
+
+    @property
+    def card_codes(self) -> list[str]:
+        return [self.cards[i : i + 2] for i in range(0, len(self.cards), 2)]
+
+
+class Action(models.Model):
+    """One entry of a table's append-only log; ``seq`` is the table version it produced."""
+
+    class Source(models.TextChoices):
+        PLAYER = "player", _("joueur")
+        BOT = "bot", _("robot")
+        TIMEOUT = "timeout", _("temps écoulé")
+        SYSTEM = "system", _("système")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    seq = models.PositiveIntegerField(_("numéro d'ordre"))
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="actions", null=True, blank=True
+    )
+    seat = models.PositiveSmallIntegerField(_("place"), choices=SEAT_CHOICES, null=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("auteur"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    source = models.CharField(_("origine"), max_length=8, choices=Source.choices)
+    kind = models.CharField(_("type"), max_length=16)
+    payload = models.JSONField(_("contenu"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("action")
+        verbose_name_plural = _("actions")
+        ordering = ["table", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "seq"], name="action_seq_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.payload.get('action', self.kind)}"

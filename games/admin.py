@@ -1,0 +1,123 @@
+"""Admin pages for tables and their history.
+
+Tables and seats can be looked after (a seat given to another player or a bot, a table
+marked abandoned); games, hands, tricks and actions are history written by the service
+and are read-only here: the log is the truth and nobody edits it by hand.
+"""
+
+from django.contrib import admin
+
+from games.models import Action, Game, Hand, Seat, Table, Trick
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+    max_num = 4
+    can_delete = False
+    fields = ["position", "user", "bot_level"]
+    readonly_fields = ["position"]
+    raw_id_fields = ["user"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class GameInline(ReadOnlyInline):
+    model = Game
+    fields = ["number", "score_ns", "score_ew", "held", "winner", "started_at", "finished_at"]
+    readonly_fields = fields
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["id", "preset", "status", "version", "created_by", "updated_at"]
+    list_filter = ["status", "preset"]
+    search_fields = ["id", "created_by__username", "seats__user__username"]
+    readonly_fields = ["version", "current_hand", "invite_token", "created_at", "updated_at"]
+    fields = ["preset", "options", "status", "created_by", *readonly_fields]
+    raw_id_fields = ["created_by"]
+    inlines = [SeatInline, GameInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        # The rules of a table in play are part of its history.
+        if obj is not None and obj.status != Table.Status.LOBBY:
+            return [*self.readonly_fields, "preset", "options"]
+        return self.readonly_fields
+
+
+class HandInline(ReadOnlyInline):
+    model = Hand
+    fields = ["number", "dealer", "contract", "taker", "ended", "points_ns", "points_ew"]
+    readonly_fields = fields
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "table", "score_ns", "score_ew", "winner", "finished_at"]
+    list_filter = ["winner"]
+    inlines = [HandInline]
+
+
+class TrickInline(ReadOnlyInline):
+    model = Trick
+    fields = ["number", "leader", "cards", "winner", "points"]
+    readonly_fields = fields
+
+
+class ActionInline(ReadOnlyInline):
+    model = Action
+    fields = ["seq", "seat", "source", "kind", "payload", "created_at"]
+    readonly_fields = fields
+
+
+@admin.register(Hand)
+class HandAdmin(ReadOnlyAdmin):
+    list_display = [
+        "__str__",
+        "game",
+        "dealer",
+        "contract",
+        "taker",
+        "made",
+        "points_ns",
+        "points_ew",
+    ]
+    list_filter = ["contract", "made", "litige"]
+    inlines = [TrickInline, ActionInline]
+
+
+@admin.register(Trick)
+class TrickAdmin(ReadOnlyAdmin):
+    list_display = ["__str__", "hand", "leader", "cards", "winner", "points"]
+
+
+@admin.register(Action)
+class ActionAdmin(ReadOnlyAdmin):
+    list_display = ["seq", "table", "seat", "source", "kind", "payload", "created_at"]
+    list_filter = ["source", "kind"]
+    search_fields = ["table__id"]
+    list_select_related = ["table"]

@@ -1,0 +1,350 @@
+"""The only write path of game state: tables are created, started and played here.
+
+``submit`` applies one move in one transaction: lock the table row, check the version
+(a stale or repeated submission changes nothing), rebuild the hand from its log, let the
+engine validate and apply the move, write the action (and the trick, hand and game rows
+it completes), bump the version, and after the commit tell the viewers and the bots.
+Views, bots, tasks and commands call these functions; nothing else writes game state.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import rules as engine
+from games.models import Action, BotLevel, Game, Hand, Seat, Table, Trick
+from games.selectors import deck_codes, hand_actions, replay_hand
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` for machines, ``message`` for people, an HTTP status."""
+
+    def __init__(self, code: str, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Outcome:
+    version: int  # the table's version after the call
+    applied: bool  # False for a stale or repeated submission
+
+
+@dataclass(frozen=True)
+class SeatAgent:
+    """Someone other than a seated user acting for a seat: its bot, or a timeout."""
+
+    seat: int
+    source: str = Action.Source.BOT
+
+
+def shuffled_deck() -> list[int]:
+    deck = list(range(32))
+    secrets.SystemRandom().shuffle(deck)
+    return deck
+
+
+# ---------------------------------------------------------------------------------------
+# Tables
+
+
+def create_table(
+    *,
+    created_by,
+    preset: str,
+    options: dict[str, Any] | None = None,
+    players: dict[int, Any] | None = None,
+    bots: dict[int, str] | None = None,
+) -> Table:
+    """A table in the lobby with its four seats, some taken by users or bots."""
+    if preset not in engine.PRESETS:
+        raise ServiceError("unknown_preset", _("Ces règles n'existent pas."))
+    try:
+        rules = engine.rules_for(preset, options or {})
+    except (engine.InvalidOptions, TypeError) as error:
+        raise ServiceError("invalid_options", _("Options invalides : %s") % error) from error
+    players, bots = players or {}, bots or {}
+    if set(players) & set(bots) or not set(players) | set(bots) <= {0, 1, 2, 3}:
+        raise ServiceError("bad_seats", _("Chaque place reçoit au plus un joueur ou un robot."))
+    if any(level not in BotLevel.values for level in bots.values()):
+        raise ServiceError("unknown_bot", _("Ce niveau de robot n'existe pas."))
+    with transaction.atomic():
+        table = Table.objects.create(
+            preset=preset, options=rules.diff(engine.PRESETS[preset]), created_by=created_by
+        )
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                position=p,
+                user=players.get(p),
+                bot_level=bots.get(p, ""),
+            )
+            for p in range(4)
+        )
+    return table
+
+
+def start_table(
+    *,
+    table_id: int,
+    actor=None,
+    first_dealer: int | None = None,
+    deck: list[int] | None = None,
+) -> Outcome:
+    """Deal the first hand of the first game once the four seats are filled."""
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.status != Table.Status.LOBBY:
+            raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
+        seats = list(table.seats.all())
+        if len(seats) != 4 or any(seat.is_free for seat in seats):
+            raise ServiceError("seats_free", _("Il faut quatre joueurs ou robots pour commencer."))
+        dealer = secrets.randbelow(4) if first_dealer is None else first_dealer
+        game = Game.objects.create(table=table, number=1, first_dealer=dealer)
+        hand = _deal(game, 1, dealer, deck)
+        table.status = Table.Status.PLAYING
+        table.current_hand = hand
+        version = _log(table, None, actor, "start", {"dealer": dealer}, source=_source(actor))
+        table.version = version
+        table.save(update_fields=["status", "current_hand", "version", "updated_at"])
+    _after_commit(table.pk, version, any(seat.is_bot for seat in seats))
+    return Outcome(version, True)
+
+
+# ---------------------------------------------------------------------------------------
+# Moves
+
+
+def submit(
+    *,
+    table_id: int,
+    actor,
+    action: str | engine.Action,
+    expected_version: int,
+    notify_bots: bool = True,
+) -> Outcome:
+    """Apply one move for ``actor`` (a seated user, or a SeatAgent) at ``expected_version``.
+
+    ``notify_bots=False`` is for callers that play the bots' turns themselves (play_bots).
+    """
+    if isinstance(action, str):
+        try:
+            action = engine.Action.parse(action)
+        except engine.IllegalAction as error:
+            raise ServiceError(error.code, error.message) from error
+    with transaction.atomic():
+        table = _lock(table_id)
+        seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
+        seat = _seat_of(actor, seats)
+        if expected_version != table.version:
+            return Outcome(table.version, False)
+        if table.status != Table.Status.PLAYING:
+            raise ServiceError("not_playing", _("La partie n'est pas en cours."), 409)
+        hand = table.current_hand
+        rules = table.rules
+        before = replay_hand(rules, hand, hand_actions(hand))
+        try:
+            after = engine.apply(before, action, seat)
+        except engine.IllegalAction as error:
+            raise ServiceError(error.code, error.message) from error
+        version = _log(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
+        if len(after.tricks) > len(before.tricks):
+            trick = after.tricks[-1]
+            Trick.objects.create(
+                hand=hand,
+                number=len(after.tricks),
+                leader=trick.leader,
+                cards="".join(engine.code_of(c) for c in trick.cards),
+                winner=trick.winner,
+                points=trick.points,
+            )
+        if after.contract >= 0 and (after.contract, after.taker) != (
+            before.contract,
+            before.taker,
+        ):
+            hand.contract = engine.MODES[after.contract]
+            hand.taker = after.taker
+            if after.phase != engine.DONE:
+                hand.save(update_fields=["contract", "taker"])
+        fields = ["version", "updated_at"]
+        bot_next = False
+        if after.phase == engine.DONE:
+            fields += _finish_hand(table, hand, after)
+            bot_next = table.status == Table.Status.PLAYING and any(s.is_bot for s in seats)
+        else:
+            bot_next = seats[after.turn].is_bot
+        table.version = version
+        table.save(update_fields=fields)
+    _after_commit(table.pk, version, bot_next and notify_bots)
+    return Outcome(version, True)
+
+
+def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]:
+    """Score a finished hand into its game; deal the next hand or end the game."""
+    game = hand.game
+    result = engine.score(state)
+    hand.ended = state.ended
+    hand.points_ns, hand.points_ew = result.points
+    hand.made = result.made if not result.passed else None
+    hand.litige = result.litige
+    hand.capot = result.capot if result.capot >= 0 else None
+    hand.held = result.held
+    hand.finished_at = timezone.now()
+    hand.save()
+    before = engine.Game(table.rules, hand.dealer, game.scores, game.held, (), -1)
+    after = engine.record_hand(before, state)
+    game.score_ns, game.score_ew = after.scores
+    game.held = after.held
+    if after.over:
+        game.winner = after.winner
+        game.finished_at = hand.finished_at
+        game.save()
+        table.status = Table.Status.FINISHED
+        return ["status"]
+    game.save()
+    table.current_hand = _deal(game, hand.number + 1, after.dealer)
+    return ["current_hand"]
+
+
+def _deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -> Hand:
+    return Hand.objects.create(
+        game=game, number=number, dealer=dealer, deck=deck_codes(deck or shuffled_deck())
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Bots
+
+
+def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> Outcome | None:
+    """One move by the bot to act, if the table is still at ``version``; else nothing.
+
+    Safe to run twice or late: a task that finds the table moved on does nothing.
+    """
+    from games.bots import choose_action
+
+    table = Table.objects.select_related("current_hand").filter(pk=table_id).first()
+    if table is None or table.version != version or table.status != Table.Status.PLAYING:
+        return None
+    state = replay_hand(table.rules, table.current_hand, hand_actions(table.current_hand))
+    seat = Seat.objects.get(table=table, position=state.turn)
+    if not seat.is_bot:
+        return None
+    action = choose_action(state, seat.bot_level, _bot_rng())
+    return submit(
+        table_id=table_id,
+        actor=SeatAgent(state.turn),
+        action=action,
+        expected_version=version,
+        notify_bots=notify_bots,
+    )
+
+
+def play_bots(table_id: int, *, max_moves: int = 100_000) -> int:
+    """Play the bots' turns in this process until a human is to act or the game ends."""
+    moves = 0
+    while moves < max_moves:
+        version = Table.objects.values_list("version", flat=True).get(pk=table_id)
+        outcome = play_bot_move(table_id, version, notify_bots=False)
+        if outcome is None:
+            break
+        moves += outcome.applied
+    return moves
+
+
+def _bot_rng():
+    import random
+
+    return random.Random(secrets.randbits(64))
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+
+
+def _lock(table_id: int) -> Table:
+    try:
+        return (
+            Table.objects.select_for_update(of=("self",))
+            .select_related("current_hand__game")
+            .get(pk=table_id)
+        )
+    except Table.DoesNotExist as error:
+        raise ServiceError("no_table", _("Cette table n'existe pas."), 404) from error
+
+
+def _seat_of(actor, seats: list[Seat]) -> int:
+    if isinstance(actor, SeatAgent):
+        seat = next((s for s in seats if s.position == actor.seat), None)
+        if seat is None or (actor.source == Action.Source.BOT and not seat.is_bot):
+            raise ServiceError("not_a_bot", _("Aucun robot n'est assis à cette place."), 403)
+        return actor.seat
+    user_id = getattr(actor, "pk", None)
+    for seat in seats:
+        if user_id is not None and seat.user_id == user_id:
+            return seat.position
+    raise ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+
+
+def _source(actor) -> str:
+    if isinstance(actor, SeatAgent):
+        return actor.source
+    return Action.Source.PLAYER if actor is not None else Action.Source.SYSTEM
+
+
+def _log(
+    table: Table,
+    hand: Hand | None,
+    actor,
+    kind: str,
+    payload: dict,
+    *,
+    seat: int | None = None,
+    source: str | None = None,
+) -> int:
+    """Append one action; returns its sequence number, the table's new version."""
+    seq = table.version + 1
+    Action.objects.create(
+        table=table,
+        seq=seq,
+        hand=hand,
+        seat=seat,
+        actor=None if isinstance(actor, SeatAgent) else actor,
+        source=source or _source(actor),
+        kind=kind,
+        payload=payload,
+    )
+    return seq
+
+
+def _after_commit(table_id: int, version: int, bot_next: bool) -> None:
+    """Once committed: tell the table's viewers, and wake the bot whose turn it is."""
+    from games.broadcast import table_changed
+
+    transaction.on_commit(lambda: table_changed(table_id, version))
+    if bot_next:
+        from games.tasks import play_bot_move_task
+
+        transaction.on_commit(
+            lambda: play_bot_move_task.enqueue(table_id=table_id, version=version)
+        )
+
+
+__all__ = [
+    "Outcome",
+    "SeatAgent",
+    "ServiceError",
+    "create_table",
+    "play_bot_move",
+    "play_bots",
+    "start_table",
+    "submit",
+]
