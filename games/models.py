@@ -62,6 +62,11 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="created_tables",
     )
+    # The seat to act (None outside play), kept by the service so that lists of tables
+    # show whose turn it is without replaying hands.
+    turn = models.PositiveSmallIntegerField(
+        _("au tour de"), choices=SEAT_CHOICES, null=True, blank=True
+    )
     # The hand being played (or the last one, once the table is over), so that a move
     # reads the table, its hand and its game in one locked query.
     current_hand = models.ForeignKey(

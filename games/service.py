@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from games import rules as engine
 from games.models import Action, BotLevel, Game, Hand, Seat, Table, Trick
-from games.selectors import deck_codes, hand_actions, replay_hand
+from games.selectors import deck_cards, deck_codes, hand_actions, replay_hand
 
 
 class ServiceError(Exception):
@@ -112,9 +112,10 @@ def start_table(
         hand = _deal(game, 1, dealer, deck)
         table.status = Table.Status.PLAYING
         table.current_hand = hand
+        table.turn = _first_turn(table.rules, hand)
         version = _log(table, None, actor, "start", {"dealer": dealer}, source=_source(actor))
         table.version = version
-        table.save(update_fields=["status", "current_hand", "version", "updated_at"])
+        table.save(update_fields=["status", "current_hand", "turn", "version", "updated_at"])
     _after_commit(table.pk, version, any(seat.is_bot for seat in seats))
     return Outcome(version, True)
 
@@ -174,13 +175,12 @@ def submit(
             hand.taker = after.taker
             if after.phase != engine.DONE:
                 hand.save(update_fields=["contract", "taker"])
-        fields = ["version", "updated_at"]
-        bot_next = False
+        fields = ["version", "turn", "updated_at"]
         if after.phase == engine.DONE:
             fields += _finish_hand(table, hand, after)
-            bot_next = table.status == Table.Status.PLAYING and any(s.is_bot for s in seats)
         else:
-            bot_next = seats[after.turn].is_bot
+            table.turn = after.turn
+        bot_next = table.turn is not None and seats[table.turn].is_bot
         table.version = version
         table.save(update_fields=fields)
     _after_commit(table.pk, version, bot_next and notify_bots)
@@ -208,10 +208,16 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
         game.finished_at = hand.finished_at
         game.save()
         table.status = Table.Status.FINISHED
+        table.turn = None
         return ["status"]
     game.save()
     table.current_hand = _deal(game, hand.number + 1, after.dealer)
+    table.turn = _first_turn(table.rules, table.current_hand)
     return ["current_hand"]
+
+
+def _first_turn(rules: engine.Rules, hand: Hand) -> int:
+    return engine.deal(rules, hand.dealer, deck_cards(hand.deck)).turn
 
 
 def _deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -> Hand:
