@@ -253,9 +253,14 @@ def _legal_mask(rules: Rules, mode: int, hand: int, trick: tuple[int, ...]) -> i
         return (follow & STRONGER[mode][best]) or follow
     if follow:
         return follow
-    if partner_master and rules.partner_master_frees:
-        return hand
     trumps = hand & SUIT_MASK[mode]
+    if partner_master and rules.partner_master_frees:
+        if rules.free_trumps_go_higher and best >> 3 == mode:
+            # 004: "les joueurs jouant atout doivent obligatoirement monter".
+            higher = trumps & STRONGER[mode][best]
+            if higher:
+                return (hand & ~trumps) | higher
+        return hand
     if not trumps:
         return hand
     if best >> 3 == mode:  # somebody has cut already

@@ -70,6 +70,7 @@ class Rules:
     # Play
     overtrump_partner: bool = True  # must go higher than a partner's trump
     partner_master_frees: bool = True  # void and partner master: any card
+    free_trumps_go_higher: bool = False  # ... but a trump played must go higher if it can
     must_undertrump: bool = True  # void, cannot overtrump: must still play a trump
 
     # Scoring
@@ -103,6 +104,7 @@ class Rules:
             "redeal_four_sevens",
             "overtrump_partner",
             "partner_master_frees",
+            "free_trumps_go_higher",
             "must_undertrump",
             "contract_counts_belote",
             "contract_counts_announces",

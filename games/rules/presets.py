@@ -166,8 +166,11 @@ def belote_com() -> Rules:
       par le joueur situé à la gauche du donneur"; the player on the dealer's left speaks
       and leads first; the next dealer is on the left, also after everybody passed.
     - Second round: any suit "sauf la couleur qui était en premier lieu proposée".
-    - Play: partner master: "il peut jouer n'importe quelle carte"; trumps must go higher
-      than a trump already played, partner's included.
+    - Play: partner master: "il peut jouer n'importe quelle carte"; but "les joueurs
+      jouant atout doivent obligatoirement monter sur un autre atout déjà joué s'ils le
+      peuvent", partner's included: a void player whose partner is master may discard,
+      and if they trump, must go over the trump in the trick when they can
+      (``free_trumps_go_higher``).
     - Contract: 82 points from tricks, belote excluded ("il est indispensable de réaliser
       minimum 82 points de plis"). "Si une Belote/Rebelote est annoncée, alors l'objectif
       du contrat n'est plus de 82 points mais de 92": read as the taker's tricks plus its
@@ -184,6 +187,7 @@ def belote_com() -> Rules:
         next_dealer="left",
         deal_pattern=(5,),
         second_round_excludes_turned=True,
+        free_trumps_go_higher=True,
         contract="points",
         contract_counts_belote=False,
         contract_counts_announces=False,

@@ -136,9 +136,12 @@ def reference_legal(rules, mode: int, hand: set[int], trick: tuple[int, ...]) ->
         return above(follow) or follow
     if follow:
         return follow
-    if partner_master and rules.partner_master_frees:
-        return set(hand)
     trumps = {c for c in hand if suit(c) == mode}
+    if partner_master and rules.partner_master_frees:
+        # 004: even when free to discard, "les joueurs jouant atout doivent monter".
+        if rules.free_trumps_go_higher and suit(best) == mode and above(trumps):
+            return (set(hand) - trumps) | above(trumps)
+        return set(hand)
     if not trumps:
         return set(hand)
     if suit(best) == mode:
@@ -251,6 +254,7 @@ OPTION_CHOICES = {
     "announce_tie": ("nobody", "taker"),
     "overtrump_partner": (False, True),
     "partner_master_frees": (False, True),
+    "free_trumps_go_higher": (False, True),
     "must_undertrump": (False, True),
     "contract": ("beat_defence", "points"),
     "contract_points": (71, 82, 91),
