@@ -1,0 +1,382 @@
+"""The bots (games/bots.py): always legal, blind to the other hands, and the heuristic
+plays like a belote player: it takes on a jack or a nine with support, plays its master
+cards, throws points on its partner's tricks and beats a random team clearly."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.bots import BOT_LEVELS, choose_action, knowledge_of
+from games.rules import DONE, PRESETS, SEATS, apply, code_of, deal, legal_actions, score
+from games.rules.actions import PASS, TAKE
+from games.rules.cards import cards_of, mask_of
+from tests.rules.builders import dealt, playing, seat
+from tests.rules.tricks import dealer_for, play, play_tricks
+
+CLASSIQUE = PRESETS["classique"]
+ALL_CODES = [code_of(c) for c in range(32)]
+
+
+def bot(state) -> str:
+    """The heuristic's action, in its text form."""
+    return str(choose_action(state, "heuristic", random.Random(0)))
+
+
+def bidding(preset: str, turned: str, dealer: str = "N", **hands: str):
+    """A fresh deal with ``turned`` turned, where the named seats hold these 5 cards (the
+    others get the rest)."""
+    rules = PRESETS[preset]
+    given = " ".join(hands.values()).split()
+    rest = iter(c for c in ALL_CODES if c not in given and c != turned)
+    for name in SEATS:
+        hands.setdefault(name, " ".join(next(rest) for _ in range(5)))
+    return dealt(rules, dealer, hands, turned)
+
+
+def first_speaker(preset: str, hand: str, turned: str):
+    """A fresh deal (dealer north) where the first to speak holds ``hand``."""
+    rules = PRESETS[preset]
+    speaker = SEATS[(seat("N") + (1 if rules.first_speaker == "left" else 3)) % 4]
+    return bidding(preset, turned, **{speaker: hand})
+
+
+def in_play(contract: str, taker: str, leader: str, preset: str = "classique", **hands: str):
+    """A hand in play under ``contract`` with these 8-card hands, ``leader`` to lead."""
+    rules = PRESETS[preset]
+    return playing(rules, hands, contract, taker, dealer=dealer_for(rules, leader))
+
+
+def self_play(rules, seed: int, levels: tuple[str, str, str, str], check=None):
+    """One hand from a seeded shuffle, each seat played at its level; ``check(state,
+    action)`` sees every decision."""
+    rng = random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    state = deal(rules, seed % 4, deck)
+    while state.phase != DONE:
+        action = choose_action(state, levels[state.turn], rng)
+        if check:
+            check(state, action)
+        state = apply(state, action)
+    return state
+
+
+# ---------------------------------------------------------------------------------------
+# Always legal, deterministic
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_both_levels_always_choose_a_legal_action(preset):
+    def check(state, action):
+        assert action in legal_actions(state)
+
+    mixes = [("random",) * 4, ("heuristic",) * 4, ("heuristic", "random") * 2]
+    for seed in range(120):
+        self_play(PRESETS[preset], seed, mixes[seed % 3], check)
+
+
+def test_the_heuristic_reads_the_same_legal_actions_as_the_engine():
+    def check(state, action):
+        assert knowledge_of(state).legal == tuple(legal_actions(state))
+
+    for seed in range(20):
+        self_play(PRESETS["moderne"], seed, ("heuristic",) * 4, check)
+
+
+def test_a_seeded_hand_replays_identically():
+    for level in BOT_LEVELS:
+        first = self_play(CLASSIQUE, 7, (level,) * 4)
+        again = self_play(CLASSIQUE, 7, (level,) * 4)
+        assert first.actions == again.actions
+
+
+def test_an_unknown_level_is_refused():
+    with pytest.raises(ValueError):
+        choose_action(
+            first_speaker("classique", "JH 9H AS 7D 8C", "TH"), "expert", random.Random(0)
+        )
+
+
+# ---------------------------------------------------------------------------------------
+# Blind to the other hands
+
+
+def other_hands_dealt_again(state, rng: random.Random):
+    """The same public position, the other seats' cards dealt again among them (same
+    counts), and no deck: what the seat to act cannot tell apart from ``state``."""
+    others = [s for s in range(4) if s != state.turn]
+    unseen = [c for s in others for c in cards_of(state.hands[s])]
+    rng.shuffle(unseen)
+    hands = list(state.hands)
+    at = 0
+    for s in others:
+        n = state.hands[s].bit_count()
+        hands[s] = mask_of(unseen[at : at + n])
+        at += n
+    return state._replace(hands=tuple(hands), deck=None)
+
+
+def two_other_hands_swapped(state, rng: random.Random):
+    """Two other seats holding as many cards exchange their hands."""
+    others = [s for s in range(4) if s != state.turn]
+    pairs = [
+        (a, b)
+        for a in others
+        for b in others
+        if a < b and state.hands[a].bit_count() == state.hands[b].bit_count()
+    ]
+    a, b = rng.choice(pairs)
+    hands = list(state.hands)
+    hands[a], hands[b] = hands[b], hands[a]
+    return state._replace(hands=tuple(hands))
+
+
+@pytest.mark.parametrize("hide", [other_hands_dealt_again, two_other_hands_swapped])
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_heuristic_never_reads_the_other_hands(preset, hide):
+    """A seat knows its cards and the public record: changing what it cannot see must not
+    change what it does."""
+    rng = random.Random(preset)
+    checked = 0
+
+    def check(state, action):
+        nonlocal checked
+        for _ in range(2):
+            assert choose_action(hide(state, rng), "heuristic", random.Random(1)) == action
+        checked += 1
+
+    for seed in range(15):
+        self_play(PRESETS[preset], seed, ("heuristic",) * 4, check)
+    assert checked > 300
+
+
+# ---------------------------------------------------------------------------------------
+# Bidding
+
+
+def test_takes_with_the_jack_and_a_side_ace():
+    """The jack of the turned suit, the turned 8 and a side ace make a take."""
+    assert bot(first_speaker("classique", "JH AS 7D 8C 9C", "8H")) == "take"
+
+
+def test_takes_with_the_nine_and_a_side_ace():
+    assert bot(first_speaker("classique", "9H AS 7D 8C QC", "7H")) == "take"
+
+
+def test_passes_with_junk():
+    """Neither the jack nor the nine of trumps: pass, whatever the rest."""
+    assert bot(first_speaker("classique", "7S 8S 9D 8C QC", "KH")) == "pass"
+
+
+def test_passes_with_a_bare_jack():
+    assert bot(first_speaker("classique", "JH 7S 8D 9D 8C", "7H")) == "pass"
+
+
+def test_second_round_names_its_best_suit():
+    state = first_speaker("classique", "JS 9S AS 7D 8C", "8H")
+    for _ in range(4):
+        state = apply(state, PASS)
+    assert bot(state) == "take S"
+
+
+def test_surenchere_covers_an_opponent_in_sans_atout_with_three_aces():
+    """002: a take can be covered in SA; three aces and a ten are worth it."""
+    state = apply(bidding("moderne", "8H", S="AS TS AD AC 7H"), TAKE)  # W takes, S speaks
+    assert bot(state) == "take SA"
+
+
+def test_surenchere_covers_in_tout_atout_with_jacks_and_a_nine():
+    state = apply(bidding("moderne", "8H", S="JS 9S JD JC 7H"), TAKE)
+    assert bot(state) == "take TA"
+
+
+def test_surenchere_leaves_the_partners_take_alone():
+    """The same three aces do not cover the partner's take."""
+    state = bidding("moderne", "8H", W="7S 8S 9D 8C QC", E="AS TS AD AC 7H")
+    state = apply(apply(state, TAKE), PASS)  # W takes, S passes, E speaks
+    assert SEATS[state.turn] == "E"
+    assert bot(state) == "pass"
+
+
+def test_exchanges_the_seven_of_trumps_then_takes():
+    """003: the holder of the trump 7 may take the turned card; with the jack turned, it
+    does, then takes."""
+    state = first_speaker("stekius", "7H AS 8D 9C KS", "JH")
+    assert bot(state) == "exchange"
+    state = apply(state, choose_action(state, "heuristic", random.Random(0)))
+    assert bot(state) == "take"
+
+
+def test_asks_for_a_redeal_on_a_main_nulle():
+    """002 (Salon option): fewer than 11 points and no trump may ask for a redeal."""
+    assert bot(first_speaker("moderne", "7S 8S 7D 8D 9C", "JH")) == "redeal"
+
+
+def test_declares_its_announces():
+    """001: at their turn in the first trick, each player decides to announce; the bot
+    always does."""
+    state = in_play(
+        "H",
+        "N",
+        "E",
+        preset="annonces",
+        N="JH 9H AH TH 7D 8D 9D TD",
+        E="7S 8S 9S 7C 8C 9C TC JD",
+        S="TS JS QS KS 7H 8H JC QC",
+        W="AS QH KH QD KD AD KC AC",
+    )
+    assert bot(state) == "announce"
+
+
+# ---------------------------------------------------------------------------------------
+# Play
+
+HEARTS_E = dict(  # hearts taken by east; north leads with the classique rules
+    N="AS 9S 8D 9D 7C 8C QC KD",
+    W="7S QS TH 7D AD TC JC KC",
+    S="TS 8S 9H QD JD 9C AC AH",
+    E="JS KS JH 8H 7H QH KH TD",
+)
+
+
+def test_leads_a_master_ace():
+    """Defending, with nothing to draw, the ace of spades wins the trick: lead it."""
+    assert bot(in_play("H", "E", "N", **HEARTS_E)) == "play AS"
+
+
+def test_a_ten_is_master_once_the_ace_has_gone():
+    """Counting the cards: after the ace of spades fell, the ten leads as a master."""
+    state = in_play(
+        "H",
+        "E",
+        "W",
+        W="7S QS TH 9D AD TC JC KC",
+        S="AS TS 7D 8D 7C 8C 9C QC",
+        E="8S KS JH 8H 7H QH KH TD",
+        N="9S JS 9H QD JD KD AC AH",
+    )
+    state = play(state, "7S AS 8S 9S")  # W S E N: south wins with the ace
+    assert SEATS[state.turn] == "S"
+    assert bot(state) == "play TS"
+
+
+def test_throws_its_ten_on_the_partners_master_ace():
+    """North's ace of spades holds the trick: south gives it the ten."""
+    state = play(in_play("H", "E", "N", **HEARTS_E), "AS 7S")
+    assert bot(state) == "play TS"
+
+
+def test_plays_small_under_an_opponents_master():
+    """West's ace wins: south keeps its ten and plays the eight."""
+    state = in_play(
+        "H",
+        "E",
+        "N",
+        N="7S 9S 8D 9D 7C 8C QC KD",
+        W="AS QS TH 7D AD TC JC KC",
+        S="TS 8S 9H QD JD 9C AC AH",
+        E="JS KS JH 8H 7H QH KH TD",
+    )
+    state = play(state, "9S AS")
+    assert bot(state) == "play 8S"
+
+
+def test_does_not_trump_its_partners_trick_and_throws_points_instead():
+    """000: void, the partner master, any card may be played; south keeps its trumps and
+    gives the partner its ten of diamonds."""
+    state = in_play(
+        "H",
+        "E",
+        "N",
+        N="AS 9S 8D 9D 7C 8C QC KD",
+        W="7S QS TH 7D AD TC JC KC",
+        S="7H 8H 9H QD TD 9C AC AH",
+        E="JS KS JH TS 8S QH KH JD",
+    )
+    state = play(state, "AS 7S")
+    assert bot(state) == "play TD"
+
+
+def test_cuts_with_its_smallest_trump():
+    """Void in spades, west's ace winning: south must trump, and the seven is enough."""
+    state = in_play(
+        "H",
+        "E",
+        "W",
+        W="AS QS TH 7D AD TC JC KC",
+        S="7H JH 9H QD TD 9C AC AH",
+        E="9S KS 8H TS 8S QH KH JD",
+        N="7S JS 8D 9D 7C 8C QC KD",
+    )
+    state = play(state, "AS")
+    assert bot(state) == "play 7H"
+
+
+def test_the_taker_draws_trumps_while_it_holds_most_of_them():
+    """South took hearts with four of the eight: it leads its master jack."""
+    state = in_play(
+        "H",
+        "S",
+        "S",
+        S="JH 9H AH 8H AS 7D 7C 8C",
+        W="7H TH 7S QS AD TC JC KC",
+        N="KH 9S 8S 8D 9D QC 9C KD",
+        E="QH JS KS TS QD TD JD AC",
+    )
+    assert bot(state) == "play JH"
+
+
+def test_the_defence_keeps_its_trumps():
+    """West defends with the master jack of hearts but nothing else that wins: it leads a
+    small card, not a trump."""
+    state = in_play(
+        "H",
+        "N",
+        "W",
+        W="JH 7H 8S 9S 7D 8D 7C 8C",
+        N="9H AH TH AS TS AD TD AC",
+        S="KH QH KS QS KD QD KC QC",
+        E="8H 7S JS JD 9D 9C TC JC",
+    )
+    card = bot(state)
+    assert card.startswith("play") and not card.endswith("H")
+
+
+def test_does_not_lead_a_master_into_an_opponents_cut():
+    """East showed it has no clubs (it undertrumped south's cut): north keeps its ace of
+    clubs and leads a small spade."""
+    state = in_play(
+        "H",
+        "E",
+        "W",
+        N="8C 9C AC AD KD QD 7S 8S",
+        S="JH 7D 9H TH AS TS TD JD",
+        E="7H 8D 8H QH KH AH 9S JS",
+        W="7C TC JC QC KC 9D QS KS",
+    )
+    state = play_tricks(state, ["W:7C S:JH E:7H N:8C", "S:7D E:8D N:AD W:9D"])
+    assert SEATS[state.turn] == "N"
+    assert bot(state) == "play 7S"
+
+
+# ---------------------------------------------------------------------------------------
+# Strength
+
+
+def points_share(heuristic_team: int, hands: int = 300) -> float:
+    """The heuristic team's share of the points scored over ``hands`` seeded hands of
+    classique, the other team playing at random."""
+    levels = tuple("heuristic" if s & 1 == heuristic_team else "random" for s in range(4))
+    won = [0, 0]
+    for seed in range(hands):
+        result = score(self_play(CLASSIQUE, seed, levels))
+        won[0] += result.points[0]
+        won[1] += result.points[1]
+    return won[heuristic_team] / (won[0] + won[1])
+
+
+@pytest.mark.parametrize("team", [0, 1], ids=["NS", "EW"])
+def test_the_heuristic_team_scores_clearly_more_than_a_random_one(team):
+    assert points_share(team) > 0.6
