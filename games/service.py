@@ -116,7 +116,7 @@ def start_table(
         version = _log(table, None, actor, "start", {"dealer": dealer}, source=_source(actor))
         table.version = version
         table.save(update_fields=["status", "current_hand", "turn", "version", "updated_at"])
-    _after_commit(table.pk, version, any(seat.is_bot for seat in seats))
+    _after_commit(table.pk, version, seats[table.turn].is_bot)
     return Outcome(version, True)
 
 

@@ -1,0 +1,118 @@
+"""The management commands: ``belote_verify`` (replay every log) and ``belote_simulate``."""
+
+import random
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.db.models import F
+
+from games.models import Game, Hand, Table, Trick
+from tests.factories import play_random_move, play_to_the_end, started_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def played_tables() -> list[Table]:
+    """A table played to the end, one in its second hand, one just started."""
+    finished = play_to_the_end(started_table(preset="belote_com"), seed=1)
+    going = started_table(preset="classique")
+    rng = random.Random(2)
+    while going.current_hand.number < 2 or going.current_hand.tricks.count() < 3:
+        play_random_move(going, rng)
+        going.refresh_from_db()
+    return [finished, going, started_table(preset="moderne")]
+
+
+def verify(*args) -> tuple[str, str]:
+    out, err = StringIO(), StringIO()
+    call_command("belote_verify", *args, stdout=out, stderr=err)
+    return out.getvalue(), err.getvalue()
+
+
+def verify_fails(table: Table) -> str:
+    """belote_verify exits with an error; what it says about ``table``."""
+    err = StringIO()
+    with pytest.raises(CommandError, match="1 of 3 tables differ"):
+        call_command("belote_verify", stdout=StringIO(), stderr=err)
+    lines = err.getvalue().splitlines()
+    assert lines and all(line.startswith(f"table {table.pk}: ") for line in lines)
+    return err.getvalue()
+
+
+def test_verify_passes_on_played_tables(played_tables):
+    out, err = verify()
+
+    assert "3 tables checked, all match their log" in out
+    assert err == ""
+
+
+def test_verify_names_a_table_whose_trick_was_changed(played_tables):
+    table = played_tables[0]
+    trick = Trick.objects.filter(hand__game__table=table).order_by("pk").first()
+    trick.winner = (trick.winner + 1) % 4
+    trick.save()
+
+    assert "stored tricks differ from the replay" in verify_fails(table)
+
+
+def test_verify_names_a_table_with_a_missing_trick(played_tables):
+    table = played_tables[1]
+    Trick.objects.filter(hand__game__table=table).order_by("pk").last().delete()
+
+    assert "stored tricks differ from the replay" in verify_fails(table)
+
+
+def test_verify_names_a_table_whose_hand_points_were_changed(played_tables):
+    table = played_tables[1]
+    Hand.objects.filter(game__table=table, number=1).update(points_ew=F("points_ew") + 10)
+
+    assert "stored result" in verify_fails(table)
+
+
+def test_verify_names_a_table_whose_game_score_was_changed(played_tables):
+    table = played_tables[0]
+    Game.objects.filter(table=table).update(score_ew=F("score_ew") - 1)
+
+    assert "stored score" in verify_fails(table)
+
+
+def test_verify_names_a_table_whose_log_has_a_gap(played_tables):
+    table = played_tables[0]
+    table.actions.get(seq=table.version // 2).delete()
+
+    assert f"action log is not 1..{table.version} without gaps" in verify_fails(table)
+
+
+def test_verify_names_a_table_whose_whole_log_is_gone(played_tables):
+    table = played_tables[2]  # in its first hand: the start is its only action
+    table.actions.all().delete()
+
+    assert "action log is not 1..1 without gaps" in verify_fails(table)
+
+
+def test_verify_checks_only_the_tables_asked_for(played_tables):
+    Game.objects.filter(table=played_tables[0]).update(score_ns=0)
+
+    out, _ = verify(str(played_tables[1].pk), str(played_tables[2].pk))
+
+    assert "2 tables checked, all match their log" in out
+
+
+def test_simulate_plays_bot_games_to_the_end():
+    out = StringIO()
+
+    call_command("belote_simulate", "--games", "2", "--preset", "moderne", stdout=out, stderr=out)
+
+    assert "2 games of moderne (heuristic NS vs heuristic EW): NS won " in out.getvalue()
+    tables = Table.objects.all()
+    assert tables.count() == 2
+    assert all(t.status == Table.Status.FINISHED for t in tables)
+    assert sum(g.winner is not None for g in Game.objects.all()) == 2
+    verify()  # and what it wrote matches its logs
+
+
+def test_simulate_refuses_zero_games():
+    with pytest.raises(CommandError):
+        call_command("belote_simulate", "--games", "0", stdout=StringIO())
