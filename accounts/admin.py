@@ -9,7 +9,8 @@ from accounts.models import User
 class UserAdmin(DjangoUserAdmin):
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
-        (_("Belote"), {"fields": ("display_name",)}),
+        (_("Belote"), {"fields": ("display_name", "language", "notify")}),
     )
-    list_display = ("username", "display_name", "email", "is_staff", "is_active")
+    list_display = ("username", "display_name", "email", "language", "is_staff", "is_active")
+    list_filter = (*DjangoUserAdmin.list_filter, "language", "notify")
     search_fields = ("username", "display_name", "email")

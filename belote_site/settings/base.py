@@ -45,6 +45,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After LocaleMiddleware and AuthenticationMiddleware: the user's language wins.
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -108,6 +110,19 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 
+# Cache: allauth keeps its rate-limit counters here. Redis when configured, so that every
+# Daphne process counts the same attempts; per-process memory otherwise.
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
 # Background tasks (django.tasks) are stored in the database and run by `manage.py
 # db_worker`.
 TASKS = {
@@ -133,11 +148,20 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_UNIQUE_EMAIL = True
+# No login before the address is verified; the verification link asks for a POST click.
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_LOGIN_BY_CODE_ENABLED = True
-# ACCOUNT_RATE_LIMITS: allauth's defaults on purpose.
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Belote] "
+ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
+ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
+# ACCOUNT_RATE_LIMITS is left unset on purpose: allauth's defaults apply, among them
+# "login_failed": "10/m/ip,5/300s/key" (10 failed logins a minute per IP, 5 per address in
+# 5 minutes) and "request_login_code": "20/m/ip,3/m/key". They are counted in the default
+# cache, which must therefore be shared by every process (see CACHES).
 
 # Email (Django 6.1 MAILERS; the EMAIL_* settings are deprecated). Printed on the console
 # unless an environment says otherwise.

@@ -19,3 +19,7 @@ LOGGING = {"version": 1, "disable_existing_loggers": False}
 # which browser tests against live_server need too.
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+
+# allauth's rate limits count in the cache: always local memory here, even when REDIS_URL
+# is set; tests clear it between runs (tests/accounts/conftest.py).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
