@@ -1,13 +1,21 @@
-"""Root URLs: the home page, accounts (allauth) under /comptes/, the admin, i18n."""
+"""Root URLs: the home page, accounts (ours and allauth's) under /comptes/, the tables
+under /tables/, the admin, i18n.
+
+The language switch is our wrapper of Django's set_language (it also saves a logged-in
+player's preference), at the URL and name django.conf.urls.i18n would give it.
+"""
 
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import views as accounts_views
 from belote_site import views
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("comptes/", include("accounts.urls")),
     path("comptes/", include("allauth.urls")),
-    path("i18n/", include("django.conf.urls.i18n")),
+    path("tables/", include("games.urls")),
+    path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]

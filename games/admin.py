@@ -7,7 +7,7 @@ and are read-only here: the log is the truth and nobody edits it by hand.
 
 from django.contrib import admin
 
-from games.models import Action, Game, Hand, Seat, Table, Trick
+from games.models import Action, Game, Hand, Invitation, Seat, Table, Trick
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -46,6 +46,13 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class InvitationInline(ReadOnlyInline):
+    model = Invitation
+    fields = ["user", "via", "invited_by", "created_at"]
+    readonly_fields = fields
+    show_change_link = False
+
+
 class GameInline(ReadOnlyInline):
     model = Game
     fields = ["number", "score_ns", "score_ew", "held", "winner", "started_at", "finished_at"]
@@ -54,13 +61,24 @@ class GameInline(ReadOnlyInline):
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["id", "preset", "status", "version", "created_by", "updated_at"]
-    list_filter = ["status", "preset"]
+    list_display = ["id", "preset", "status", "pace", "version", "created_by", "updated_at"]
+    list_filter = ["status", "preset", "pace"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
     readonly_fields = ["version", "current_hand", "invite_token", "created_at", "updated_at"]
-    fields = ["preset", "options", "status", "created_by", *readonly_fields]
+    fields = [
+        "preset",
+        "options",
+        "status",
+        "created_by",
+        "pace",
+        "move_seconds",
+        "fill_with_bots",
+        "bot_level",
+        "allow_spectators",
+        *readonly_fields,
+    ]
     raw_id_fields = ["created_by"]
-    inlines = [SeatInline, GameInline]
+    inlines = [SeatInline, InvitationInline, GameInline]
 
     def get_readonly_fields(self, request, obj=None):
         # The rules of a table in play are part of its history.

@@ -32,6 +32,17 @@ def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+class Pace(models.TextChoices):
+    LIVE = "live", _("En direct")
+    ASYNC = "async", _("En différé")
+
+
+# Time per move: a live table keeps a clock of a few minutes, an asynchronous one gives
+# from an hour to a week. The database refuses anything outside these ranges.
+LIVE_MOVE_SECONDS = (30, 600)
+ASYNC_MOVE_SECONDS = (3600, 7 * 24 * 3600)
+
+
 class TableStatus(models.TextChoices):
     LOBBY = "lobby", _("En attente de joueurs")
     PLAYING = "playing", _("En cours")
@@ -75,6 +86,17 @@ class Table(models.Model):
     invite_token = models.CharField(
         _("jeton d'invitation"), max_length=32, unique=True, default=new_invite_token
     )
+    pace = models.CharField(_("rythme"), max_length=5, choices=Pace.choices, default=Pace.LIVE)
+    move_seconds = models.PositiveIntegerField(_("temps par coup (secondes)"), default=120)
+    # Free seats at the start: taken by bots of ``bot_level``, or the start is refused.
+    fill_with_bots = models.BooleanField(_("compléter avec des robots"), default=False)
+    bot_level = models.CharField(
+        _("niveau des robots"),
+        max_length=10,
+        choices=BotLevel.choices,
+        default=BotLevel.HEURISTIC,
+    )
+    allow_spectators = models.BooleanField(_("spectateurs admis"), default=False)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
@@ -88,6 +110,22 @@ class Table(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(preset__in=list(PRESETS)), name="table_preset_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    pace=Pace.LIVE,
+                    move_seconds__gte=LIVE_MOVE_SECONDS[0],
+                    move_seconds__lte=LIVE_MOVE_SECONDS[1],
+                )
+                | Q(
+                    pace=Pace.ASYNC,
+                    move_seconds__gte=ASYNC_MOVE_SECONDS[0],
+                    move_seconds__lte=ASYNC_MOVE_SECONDS[1],
+                ),
+                name="table_move_seconds_for_pace",
+            ),
+            models.CheckConstraint(
+                condition=Q(bot_level__in=BotLevel.values), name="table_bot_level_known"
             ),
         ]
 
@@ -143,6 +181,49 @@ class Seat(models.Model):
     @property
     def is_free(self) -> bool:
         return self.user_id is None and not self.bot_level
+
+
+class InvitationVia(models.TextChoices):
+    USERNAME = "username", _("par nom d'utilisateur")
+    LINK = "link", _("par lien")
+
+
+class Invitation(models.Model):
+    """Who may see a private table and sit at it, besides its creator and its players."""
+
+    Via = InvitationVia
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invité"),
+        on_delete=models.CASCADE,
+        related_name="table_invitations",
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invité par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    via = models.CharField(_("invitation"), max_length=8, choices=InvitationVia.choices)
+    created_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+        ordering = ["table", "created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "user"], name="invitation_user_once"),
+            models.CheckConstraint(
+                condition=Q(via__in=InvitationVia.values), name="invitation_via_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_via_display()})"
 
 
 class Game(models.Model):

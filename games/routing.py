@@ -1,3 +1,9 @@
-"""Websocket routes, mounted by belote_site.asgi; the table consumer will be added here."""
+"""Websocket routes, mounted by belote_site.asgi."""
 
-websocket_urlpatterns: list = []
+from django.urls import path
+
+from games.consumers import TableConsumer
+
+websocket_urlpatterns = [
+    path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+]

@@ -1,9 +1,15 @@
-"""Reads of game state that are more than a query: rebuilding a hand from its log."""
+"""Reads that are more than a query: rebuilding a hand from its log, who may see a table,
+and the rows of a player's dashboard."""
 
 from __future__ import annotations
 
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+
 from games import rules as engine
-from games.models import Action, Hand, Table
+from games.models import Action, Hand, Seat, Table
 
 
 def deck_codes(deck: list[int] | tuple[int, ...]) -> str:
@@ -31,3 +37,130 @@ def hand_state(table: Table, hand: Hand | None = None) -> engine.HandState:
     if hand is None:
         raise ValueError("this table has no hand yet")
     return replay_hand(table.rules, hand, hand_actions(hand))
+
+
+# ---------------------------------------------------------------------------------------
+# Who may see a table
+
+
+def visible_tables(user) -> QuerySet[Table]:
+    """The tables ``user`` may see: created by them, where they sit, or invited to.
+
+    Every table is private for now: nobody else sees it (the views answer 404).
+    """
+    if not getattr(user, "is_authenticated", False):
+        return Table.objects.none()
+    return Table.objects.filter(
+        Q(created_by=user) | Q(seats__user=user) | Q(invitations__user=user)
+    ).distinct()
+
+
+def can_view(user, table: Table) -> bool:
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if table.created_by_id == user.pk:
+        return True
+    return table.seats.filter(user=user).exists() or table.invitations.filter(user=user).exists()
+
+
+# ---------------------------------------------------------------------------------------
+# Dashboard
+
+
+class Section:
+    """Dashboard groups, in the order they are shown."""
+
+    YOUR_TURN = "your_turn"
+    PLAYING = "playing"
+    LOBBY = "lobby"
+    FINISHED = "finished"
+
+    ORDER = (YOUR_TURN, PLAYING, LOBBY, FINISHED)
+
+
+@dataclass(frozen=True)
+class DashboardRow:
+    table: Table
+    section: str
+    seats: list[Seat]  # N E S W
+    my_position: int | None  # where the user sits, if they do
+    turn_seat: Seat | None  # the seat to act, while playing
+    your_turn: bool
+    deadline: datetime.datetime | None
+    scores: tuple[int, int] | None  # (Nord-Sud, Est-Ouest) of the current or last game
+    result: str | None  # "won" / "lost" for a finished table where the user sat
+    winner: int | None  # winning team of a finished table (0 Nord-Sud, 1 Est-Ouest)
+    invited: bool  # invited, not seated yet
+
+    @property
+    def my_team(self) -> int | None:
+        return None if self.my_position is None else self.my_position % 2
+
+
+def move_deadline(table: Table) -> datetime.datetime | None:
+    """When the player to act runs out of time.
+
+    Issue 6 replaces this estimate (last change of the table + time per move) with
+    deadlines stored on the table by the service.
+    """
+    if table.status != Table.Status.PLAYING or table.turn is None:
+        return None
+    return table.updated_at + datetime.timedelta(seconds=table.move_seconds)
+
+
+def dashboard(user) -> list[DashboardRow]:
+    """Every table of ``user``, the ones waiting for their move first.
+
+    Then the tables in play (soonest deadline first), those in the lobby, and the finished
+    ones with their result (latest first).
+    """
+    tables = (
+        visible_tables(user)
+        .select_related("current_hand__game", "created_by")
+        .prefetch_related("seats__user")
+    )
+    rows = [_dashboard_row(user, table) for table in tables]
+
+    def order(row: DashboardRow):
+        rank = Section.ORDER.index(row.section)
+        if row.deadline is not None:
+            return (rank, 0, row.deadline.timestamp())
+        return (rank, 1, -row.table.updated_at.timestamp())
+
+    return sorted(rows, key=order)
+
+
+def _dashboard_row(user, table: Table) -> DashboardRow:
+    seats = sorted(table.seats.all(), key=lambda s: s.position)
+    mine = next((s.position for s in seats if s.user_id == user.pk), None)
+    turn_seat = None
+    if table.status == Table.Status.PLAYING and table.turn is not None:
+        turn_seat = next((s for s in seats if s.position == table.turn), None)
+    your_turn = turn_seat is not None and turn_seat.user_id == user.pk
+    if your_turn:
+        section = Section.YOUR_TURN
+    elif table.status == Table.Status.PLAYING:
+        section = Section.PLAYING
+    elif table.status == Table.Status.LOBBY:
+        section = Section.LOBBY
+    else:
+        section = Section.FINISHED
+    # The current hand's game; once the table is over, its last game.
+    game = table.current_hand.game if table.current_hand_id else None
+    winner = game.winner if game is not None else None
+    result = None
+    if winner is not None and mine is not None:
+        result = "won" if winner == mine % 2 else "lost"
+    return DashboardRow(
+        table=table,
+        section=section,
+        seats=seats,
+        my_position=mine,
+        turn_seat=turn_seat,
+        your_turn=your_turn,
+        deadline=move_deadline(table),
+        scores=game.scores if game else None,
+        result=result,
+        winner=winner,
+        invited=mine is None and table.created_by_id != user.pk,
+    )

@@ -25,7 +25,7 @@ from games.selectors import deck_cards, deck_codes, hand_actions, replay_hand
 class ServiceError(Exception):
     """A refused request: ``code`` for machines, ``message`` for people, an HTTP status."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(self, code: str, message: str, status: int = 422) -> None:
         super().__init__(message)
         self.code = code
         self.message = message

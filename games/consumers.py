@@ -1,0 +1,60 @@
+"""The table websocket: it only ever says "table <id> is at version <n>".
+
+A viewer who may see the table (games.selectors.can_view) joins the table's group and
+gets its current version at once, then one message per change. No game data travels
+here, so nothing hidden can leak: each page fetches its own view over HTTP when the
+version moves, and again after every reconnect.
+"""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games.broadcast import table_group
+from games.models import Table
+from games.selectors import can_view
+
+# Close codes in the 4000-4999 range left to applications by RFC 6455.
+NOT_LOGGED_IN = 4401
+NOT_ALLOWED = 4404
+
+
+@database_sync_to_async
+def _version_if_visible(user, table_id: int) -> int | None:
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not can_view(user, table):
+        return None
+    return table.version
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        if user is None or not user.is_authenticated:
+            await self.close(code=NOT_LOGGED_IN)
+            return
+        version = await _version_if_visible(user, self.table_id)
+        if version is None:
+            await self.close(code=NOT_ALLOWED)
+            return
+        self.group = table_group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"table": self.table_id, "version": version})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content, **kwargs) -> None:
+        # The only thing a client may ask is where the table is now (after a doubt).
+        version = await _version_if_visible(self.scope["user"], self.table_id)
+        if version is None:
+            await self.close(code=NOT_ALLOWED)
+            return
+        await self.send_json({"table": self.table_id, "version": version})
+
+    async def table_changed(self, event) -> None:
+        await self.send_json({"table": event["table"], "version": event["version"]})

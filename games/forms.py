@@ -1,0 +1,219 @@
+"""Forms of the table pages: what a creator chooses for a new table, and the lobby actions.
+
+They only parse and validate the request; ``games.lobby`` decides and writes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.lobby import PRESET_OPTIONS, SOUTH
+from games.models import ASYNC_MOVE_SECONDS, LIVE_MOVE_SECONDS, SEAT_CHOICES, BotLevel, Pace
+from games.rules import PRESET_TARGETS, PRESETS
+
+DEFAULT_PRESET = "classique"
+
+PRESET_LABELS = {
+    "classique": _("Belote classique"),
+    "annonces": _("Belote avec annonces"),
+    "moderne": _("Belote moderne (sans atout et tout atout)"),
+    "stekius": _("Stekius (échange du 7 d'atout)"),
+    "belote_com": _("Belote.com (501 points)"),
+}
+PRESET_SUMMARIES = {
+    "classique": _(
+        "Sens inverse des aiguilles d'une montre, distribution 3 puis 2, seule la belote "
+        "compte ; les annonces automatiques sont en option."
+    ),
+    "annonces": _(
+        "Distribution par 5, chaque joueur décide d'annoncer au premier pli ; le contrat "
+        "est de 82 points, belote comprise."
+    ),
+    "moderne": _(
+        "Une prise peut être couverte en sans atout puis en tout atout ; redistribution "
+        "possible sur une main nulle ou un carré de 7."
+    ),
+    "stekius": _(
+        "Annonces automatiques, le détenteur du 7 d'atout peut l'échanger contre la carte "
+        "retournée, capot à 250."
+    ),
+    "belote_com": _(
+        "Sens des aiguilles d'une montre, distribution par 5, sans annonces, 82 points de "
+        "plis pour le preneur, partie en 501."
+    ),
+}
+assert set(PRESET_LABELS) == set(PRESET_SUMMARIES) == set(PRESETS)
+
+OPTION_LABELS = {
+    "announces": _("Annonces"),
+    "seven_exchange": _("Échange du 7 d'atout contre la carte retournée"),
+    "redeal_main_nulle": _("Redistribuer sur une main nulle (moins de 11 points, sans atout)"),
+    "redeal_four_sevens": _("Redistribuer sur un carré de 7"),
+}
+ANNOUNCE_LABELS = {
+    "off": _("Sans annonces (la belote seule)"),
+    "auto": _("Annonces automatiques"),
+    "declared": _("Annonces déclarées par les joueurs"),
+}
+PACE_LABELS = [
+    (Pace.LIVE, _("En direct : les quatre joueurs sont là en même temps")),
+    (Pace.ASYNC, _("En différé : chacun joue quand il peut")),
+]
+
+
+def preset_of(data) -> str:
+    """The preset a (possibly unbound) form is about; the default one if unknown."""
+    preset = (data or {}).get("preset")
+    return preset if preset in PRESETS else DEFAULT_PRESET
+
+
+class TableForm(forms.Form):
+    """A new private table. Its rule options depend on the chosen preset."""
+
+    preset = forms.ChoiceField(label=_("Variante"), choices=list(PRESET_LABELS.items()))
+    pace = forms.ChoiceField(
+        label=_("Rythme de la partie"), choices=PACE_LABELS, widget=forms.RadioSelect
+    )
+    # Only the time of the chosen pace is checked (in clean): the other one is ignored.
+    live_seconds = forms.IntegerField(
+        label=_("Temps par coup en direct (secondes)"),
+        help_text=_("De 30 à 600 secondes."),
+        required=False,
+        widget=forms.NumberInput(attrs={"min": LIVE_MOVE_SECONDS[0], "max": LIVE_MOVE_SECONDS[1]}),
+    )
+    async_hours = forms.IntegerField(
+        label=_("Temps par coup en différé (heures)"),
+        help_text=_("De 1 heure à 7 jours (168 heures)."),
+        required=False,
+        widget=forms.NumberInput(
+            attrs={"min": ASYNC_MOVE_SECONDS[0] // 3600, "max": ASYNC_MOVE_SECONDS[1] // 3600}
+        ),
+    )
+    seat = forms.TypedChoiceField(label=_("Votre place"), choices=SEAT_CHOICES, coerce=int)
+    fill_with_bots = forms.BooleanField(
+        label=_("Au démarrage, des robots prennent les places restées libres"),
+        required=False,
+    )
+    bot_level = forms.ChoiceField(label=_("Niveau des robots"), choices=BotLevel.choices)
+
+    def __init__(self, data=None, *, preset: str | None = None, **kwargs) -> None:
+        self.chosen_preset = preset_of(data if data is not None else {"preset": preset})
+        rules = PRESETS[self.chosen_preset]
+        initial = {
+            "preset": self.chosen_preset,
+            "pace": Pace.LIVE,
+            "live_seconds": 120,
+            "async_hours": 24,
+            "seat": SOUTH,
+            "bot_level": BotLevel.HEURISTIC,
+            "target": rules.target,
+            **kwargs.pop("initial", {}),
+        }
+        super().__init__(data, initial=initial, **kwargs)
+        # Choosing other rules fetches their options (the page's #options fragment).
+        self.fields["preset"].widget.attrs.update(
+            {
+                "hx-get": reverse("games:create"),
+                "hx-trigger": "change",
+                "hx-target": "#preset-options",
+                "hx-swap": "outerHTML",
+            }
+        )
+        self.fields["target"] = forms.TypedChoiceField(
+            label=_("Partie en"),
+            choices=[(t, _("%(points)s points") % {"points": t}) for t in self._targets],
+            coerce=int,
+        )
+        self.option_names = []
+        for option in PRESET_OPTIONS[self.chosen_preset]:
+            self.option_names.append(option.name)
+            self.initial.setdefault(option.name, getattr(rules, option.name))
+            if all(isinstance(c, bool) for c in option.choices):
+                field = forms.BooleanField(label=OPTION_LABELS[option.name], required=False)
+            else:
+                field = forms.ChoiceField(
+                    label=OPTION_LABELS[option.name],
+                    choices=[(c, ANNOUNCE_LABELS[c]) for c in option.choices],
+                    widget=forms.RadioSelect,
+                )
+            self.fields[option.name] = field
+
+    @property
+    def _targets(self) -> tuple[int, ...]:
+        return PRESET_TARGETS[self.chosen_preset]
+
+    @property
+    def preset_summary(self):
+        return PRESET_SUMMARIES[self.chosen_preset]
+
+    @property
+    def option_fields(self):
+        return [self[name] for name in ["target", *self.option_names]]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("pace") == Pace.LIVE:
+            self._check_time(data, "live_seconds", LIVE_MOVE_SECONDS, 1)
+        elif data.get("pace") == Pace.ASYNC:
+            self._check_time(data, "async_hours", ASYNC_MOVE_SECONDS, 3600)
+        return data
+
+    def _check_time(self, data, name: str, limits: tuple[int, int], unit: int) -> None:
+        if name in self.errors:
+            return
+        value = data.get(name)
+        low, high = limits[0] // unit, limits[1] // unit
+        if value is None:
+            self.add_error(name, _("Indiquez le temps par coup."))
+        elif not low <= value <= high:
+            self.add_error(
+                name,
+                _("Choisissez un temps entre %(low)s et %(high)s.") % {"low": low, "high": high},
+            )
+
+    def table_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``lobby.create_private_table`` (the form must be valid)."""
+        data = self.cleaned_data
+        if data["pace"] == Pace.LIVE:
+            move_seconds = data["live_seconds"]
+        else:
+            move_seconds = data["async_hours"] * 3600
+        return {
+            "preset": data["preset"],
+            "target": data["target"],
+            "options": {name: data[name] for name in self.option_names},
+            "pace": data["pace"],
+            "move_seconds": move_seconds,
+            "fill_with_bots": data["fill_with_bots"],
+            "bot_level": data["bot_level"],
+            "seat": data["seat"],
+        }
+
+
+class InviteForm(forms.Form):
+    username = forms.CharField(label=_("Nom d'utilisateur"), max_length=150)
+
+
+class SeatForm(forms.Form):
+    position = forms.TypedChoiceField(label=_("Place"), choices=SEAT_CHOICES, coerce=int)
+
+
+class BotForm(SeatForm):
+    level = forms.ChoiceField(label=_("Niveau du robot"), choices=BotLevel.choices)
+
+
+class MoveForm(forms.Form):
+    from_position = forms.TypedChoiceField(label=_("De"), choices=SEAT_CHOICES, coerce=int)
+    to_position = forms.TypedChoiceField(label=_("Vers"), choices=SEAT_CHOICES, coerce=int)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("from_position") is not None and data.get("from_position") == data.get(
+            "to_position"
+        ):
+            raise forms.ValidationError(_("Choisissez deux places différentes."))
+        return data

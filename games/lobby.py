@@ -1,0 +1,367 @@
+"""Private tables before the deal: creating one, inviting, seating, bots and the start.
+
+A sibling of ``games.service`` with the same discipline: keyword-only functions, one
+transaction each, the table row locked, one ``Action`` (and one version) per change and a
+broadcast once committed. Only the table's creator manages it (invitations, moving
+players, bots, the start), and only in the lobby; its invitees choose their own seats.
+Someone who may not see the table is told it does not exist (404), never that it is
+forbidden.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games import service
+from games.models import (
+    ASYNC_MOVE_SECONDS,
+    LIVE_MOVE_SECONDS,
+    BotLevel,
+    Invitation,
+    Pace,
+    Seat,
+    Table,
+    new_invite_token,
+)
+from games.rules import PRESET_TARGETS, PRESETS
+from games.selectors import can_view
+from games.service import Outcome, ServiceError, _after_commit, _lock, _log
+
+SOUTH = 2
+
+
+@dataclass(frozen=True)
+class TableOption:
+    """One rule option a creator may change for a preset, and the values it may take."""
+
+    name: str
+    choices: tuple[Any, ...]
+
+
+# What each preset lets a table change, besides the target (PRESET_TARGETS). Only what its
+# document offers or leaves open (shared/rules/README.md): classique's option of automatic
+# announces, annonces' announces declared or automatic, moderne's redeal options of the
+# Salon, stekius' exchange of the trump 7; belote_com has none.
+PRESET_OPTIONS: dict[str, tuple[TableOption, ...]] = {
+    "classique": (TableOption("announces", ("off", "auto")),),
+    "annonces": (TableOption("announces", ("declared", "auto")),),
+    "moderne": (
+        TableOption("redeal_main_nulle", (True, False)),
+        TableOption("redeal_four_sevens", (True, False)),
+    ),
+    "stekius": (TableOption("seven_exchange", (True, False)),),
+    "belote_com": (),
+}
+assert set(PRESET_OPTIONS) == set(PRESETS)
+
+
+def move_seconds_range(pace: str) -> tuple[int, int]:
+    return LIVE_MOVE_SECONDS if pace == Pace.LIVE else ASYNC_MOVE_SECONDS
+
+
+# ---------------------------------------------------------------------------------------
+# Creating a table
+
+
+def create_private_table(
+    *,
+    created_by,
+    preset: str,
+    target: int,
+    options: dict[str, Any] | None = None,
+    pace: str = Pace.LIVE,
+    move_seconds: int = 120,
+    fill_with_bots: bool = False,
+    bot_level: str = BotLevel.HEURISTIC,
+    seat: int = SOUTH,
+) -> Table:
+    """A private table in the lobby, its creator seated at ``seat`` (South by default)."""
+    if preset not in PRESETS:
+        raise ServiceError("unknown_preset", _("Ces règles n'existent pas."))
+    if target not in PRESET_TARGETS[preset]:
+        raise ServiceError("bad_target", _("Ces règles ne se jouent pas dans ce nombre de points."))
+    allowed = {option.name: option.choices for option in PRESET_OPTIONS[preset]}
+    options = dict(options or {})
+    for name, value in options.items():
+        if name not in allowed or not any(
+            value == c and type(value) is type(c) for c in allowed[name]
+        ):
+            raise ServiceError("bad_option", _("Cette option n'existe pas pour ces règles."))
+    if pace not in Pace.values:
+        raise ServiceError("bad_pace", _("Choisissez une partie en direct ou en différé."))
+    low, high = move_seconds_range(pace)
+    if type(move_seconds) is not int or not low <= move_seconds <= high:
+        raise ServiceError("bad_move_time", _("Ce temps par coup n'est pas permis."))
+    if bot_level not in BotLevel.values:
+        raise ServiceError("unknown_bot", _("Ce niveau de robot n'existe pas."))
+    if seat not in range(4):
+        raise ServiceError("bad_seat", _("Cette place n'existe pas."))
+    with transaction.atomic():
+        table = service.create_table(
+            created_by=created_by,
+            preset=preset,
+            options={**options, "target": target},
+            players={seat: created_by},
+        )
+        table.pace = pace
+        table.move_seconds = move_seconds
+        table.fill_with_bots = fill_with_bots
+        table.bot_level = bot_level
+        table.save(update_fields=["pace", "move_seconds", "fill_with_bots", "bot_level"])
+    return table
+
+
+# ---------------------------------------------------------------------------------------
+# Invitations
+
+
+@transaction.atomic
+def invite_user(*, table: Table, by, username: str) -> Invitation:
+    """Invite a player by their username; only the creator invites."""
+    table = _managed(table, by)
+    username = (username or "").strip()
+    invitee = _user_named(username)
+    if invitee is None:
+        raise ServiceError(
+            "unknown_user",
+            _("Aucun joueur ne s'appelle « %(name)s ».") % {"name": username},
+        )
+    if invitee.pk == by.pk:
+        raise ServiceError("self_invite", _("Vous êtes déjà à cette table."), 409)
+    if table.seats.filter(user=invitee).exists():
+        raise ServiceError(
+            "already_seated",
+            _("%(name)s est déjà assis à cette table.") % {"name": invitee},
+            409,
+        )
+    if table.invitations.filter(user=invitee).exists():
+        raise ServiceError(
+            "already_invited", _("%(name)s est déjà invité.") % {"name": invitee}, 409
+        )
+    invitation = Invitation.objects.create(
+        table=table, user=invitee, invited_by=by, via=Invitation.Via.USERNAME
+    )
+    _record(table, by, "invite", {"user": invitee.pk, "via": Invitation.Via.USERNAME})
+    return invitation
+
+
+@transaction.atomic
+def revoke_link(*, table: Table, by) -> str:
+    """A new invitation link; whoever came by the old one and has no seat loses access."""
+    table = _managed(table, by)
+    table.invite_token = new_invite_token()
+    table.save(update_fields=["invite_token"])
+    seated = table.seats.filter(user__isnull=False).values("user")
+    removed, _count = (
+        table.invitations.filter(via=Invitation.Via.LINK).exclude(user__in=seated).delete()
+    )
+    _record(table, by, "revoke_link", {"removed": removed})
+    return table.invite_token
+
+
+@transaction.atomic
+def join_by_link(*, table: Table, user, token: str) -> Invitation | None:
+    """Record that ``user`` came by the table's invitation link (None: no need, they sit
+    at it or created it; an earlier invitation is kept)."""
+    table = _lock(table.pk)
+    if not token or not secrets.compare_digest(table.invite_token.encode(), str(token).encode()):
+        raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
+    existing = table.invitations.filter(user=user).first()
+    if existing is not None:
+        return existing
+    if table.created_by_id == user.pk or table.seats.filter(user=user).exists():
+        return None
+    if table.status != Table.Status.LOBBY:
+        raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
+    invitation = Invitation.objects.create(
+        table=table, user=user, invited_by=table.created_by, via=Invitation.Via.LINK
+    )
+    _record(table, user, "invite", {"user": user.pk, "via": Invitation.Via.LINK})
+    return invitation
+
+
+# ---------------------------------------------------------------------------------------
+# Seats
+
+
+@transaction.atomic
+def take_seat(*, table: Table, user, position: int) -> Outcome:
+    """Sit at a free seat (or move there from one's own seat)."""
+    table = _visible_in_lobby(table, user)
+    seats = _seats(table)
+    seat = seats[_position(position)]
+    if seat.user_id == user.pk:
+        raise ServiceError("same_seat", _("Vous êtes déjà assis à cette place."), 409)
+    if not seat.is_free:
+        raise ServiceError("seat_taken", _("Cette place est déjà prise."), 409)
+    current = next((s for s in seats.values() if s.user_id == user.pk), None)
+    if current is not None:
+        current.user = None
+        current.save(update_fields=["user"])
+    seat.user = user
+    seat.save(update_fields=["user"])
+    payload = {"from": None if current is None else current.position}
+    return _record(table, user, "take_seat", payload, seat=seat.position)
+
+
+@transaction.atomic
+def leave_seat(*, table: Table, user) -> Outcome:
+    table = _visible_in_lobby(table, user)
+    seat = table.seats.filter(user=user).first()
+    if seat is None:
+        raise ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 409)
+    seat.user = None
+    seat.save(update_fields=["user"])
+    return _record(table, user, "leave_seat", {}, seat=seat.position)
+
+
+@transaction.atomic
+def move_player(*, table: Table, by, from_position: int, to_position: int) -> Outcome:
+    """Swap what two seats hold (players, bots or nobody); the creator arranges the teams."""
+    table = _managed(table, by)
+    seats = _seats(table)
+    source, target = seats[_position(from_position)], seats[_position(to_position)]
+    if source.position == target.position:
+        raise ServiceError("same_seat", _("Choisissez deux places différentes."))
+    if source.is_free:
+        raise ServiceError("seat_free", _("Personne n'est assis à la place de départ."), 409)
+    moved = (source.user, source.bot_level), (target.user, target.bot_level)
+    # Clear the source first: a user may sit only once at a table (seat_user_once).
+    source.user, source.bot_level = None, ""
+    source.save(update_fields=["user", "bot_level"])
+    (target.user, target.bot_level), (source.user, source.bot_level) = moved
+    target.save(update_fields=["user", "bot_level"])
+    source.save(update_fields=["user", "bot_level"])
+    payload = {"from": source.position, "to": target.position}
+    return _record(table, by, "move_player", payload, seat=target.position)
+
+
+@transaction.atomic
+def set_bot(*, table: Table, by, position: int, level: str) -> Outcome:
+    """Put a bot of ``level`` at a free seat, or change the level of a seated bot."""
+    table = _managed(table, by)
+    if level not in BotLevel.values:
+        raise ServiceError("unknown_bot", _("Ce niveau de robot n'existe pas."))
+    seat = _seats(table)[_position(position)]
+    if seat.user_id is not None:
+        raise ServiceError("seat_taken", _("Un joueur est assis à cette place."), 409)
+    if seat.bot_level == level:
+        raise ServiceError("same_bot", _("Ce robot est déjà à cette place."), 409)
+    seat.bot_level = level
+    seat.save(update_fields=["bot_level"])
+    return _record(table, by, "set_bot", {"level": level}, seat=seat.position)
+
+
+@transaction.atomic
+def remove_bot(*, table: Table, by, position: int) -> Outcome:
+    table = _managed(table, by)
+    seat = _seats(table)[_position(position)]
+    if not seat.is_bot:
+        raise ServiceError("no_bot", _("Aucun robot n'est assis à cette place."), 409)
+    seat.bot_level = ""
+    seat.save(update_fields=["bot_level"])
+    return _record(table, by, "remove_bot", {}, seat=seat.position)
+
+
+# ---------------------------------------------------------------------------------------
+# The start
+
+
+@transaction.atomic
+def start(*, table: Table, by) -> Outcome:
+    """Deal the first hand: free seats take bots if the table says so, else are refused."""
+    table = _managed(table, by)
+    seats = _seats(table)
+    if not any(seat.user_id is not None for seat in seats.values()):
+        raise ServiceError("no_player", _("Au moins un joueur doit être assis."), 409)
+    free = [seat for seat in seats.values() if seat.is_free]
+    if free and not table.fill_with_bots:
+        raise ServiceError("seats_free", _("Il faut quatre joueurs ou robots pour commencer."), 409)
+    for seat in free:
+        seat.bot_level = table.bot_level
+        seat.save(update_fields=["bot_level"])
+        payload = {"level": table.bot_level}
+        # start_table broadcasts the final version; no need to announce each bot.
+        _record(table, by, "set_bot", payload, seat=seat.position, broadcast=False)
+    return service.start_table(table_id=table.pk, actor=by)
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+
+
+def _managed(table: Table, user) -> Table:
+    """The locked table, if ``user`` created it and it is still in the lobby."""
+    table = _visible_in_lobby(table, user)
+    if table.created_by_id != user.pk:
+        raise ServiceError("not_creator", _("Seul le créateur de la table peut faire cela."), 403)
+    return table
+
+
+def _visible_in_lobby(table: Table, user) -> Table:
+    table = _lock(table.pk)
+    if not can_view(user, table):
+        raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
+    if table.status != Table.Status.LOBBY:
+        raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
+    return table
+
+
+def _seats(table: Table) -> dict[int, Seat]:
+    # The table row is locked: nobody else changes its seats meanwhile.
+    return {seat.position: seat for seat in Seat.objects.filter(table=table)}
+
+
+def _position(value) -> int:
+    if type(value) is not int or value not in range(4):
+        raise ServiceError("bad_seat", _("Cette place n'existe pas."))
+    return value
+
+
+def _user_named(username: str):
+    if not username:
+        return None
+    users = get_user_model().objects.filter(is_active=True)
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    matches = list(users.filter(username__iexact=username)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
+def _record(
+    table: Table,
+    actor,
+    kind: str,
+    payload: dict,
+    *,
+    seat: int | None = None,
+    broadcast: bool = True,
+) -> Outcome:
+    """Log one lobby change, bump the version, and tell the viewers once committed."""
+    table.version = _log(table, None, actor, kind, payload, seat=seat)
+    table.save(update_fields=["version", "updated_at"])
+    if broadcast:
+        _after_commit(table.pk, table.version, False)
+    return Outcome(table.version, True)
+
+
+__all__ = [
+    "PRESET_OPTIONS",
+    "create_private_table",
+    "invite_user",
+    "join_by_link",
+    "leave_seat",
+    "move_player",
+    "remove_bot",
+    "revoke_link",
+    "set_bot",
+    "start",
+    "take_seat",
+]

@@ -1,0 +1,368 @@
+"""Pages of the tables: the dashboard, the new-table form, a table and its lobby actions.
+
+Views only parse, call ``games.lobby`` and render. Every form works as a plain POST (then a
+redirect with a message) and with htmx, which gets the template's fragment back
+(``template.html#partial``). A table the user may not see does not exist for them (404);
+a refused action answers its status (403, 422, 409) with its message and changes nothing.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from games import lobby
+from games.forms import (
+    PRESET_LABELS,
+    BotForm,
+    InviteForm,
+    MoveForm,
+    SeatForm,
+    TableForm,
+)
+from games.models import SEAT_CHOICES, BotLevel, Table
+from games.selectors import Section, can_view, dashboard, move_deadline, visible_tables
+from games.service import ServiceError
+
+SECTION_TITLES = {
+    Section.YOUR_TURN: gettext_lazy("À vous de jouer"),
+    Section.PLAYING: gettext_lazy("En cours"),
+    Section.LOBBY: gettext_lazy("En attente de joueurs"),
+    Section.FINISHED: gettext_lazy("Terminées"),
+}
+
+
+@login_required
+def table_list(request: HttpRequest) -> HttpResponse:
+    """Mes tables: the user's tables grouped, the ones waiting for their move first."""
+    rows = dashboard(request.user)
+    groups = [
+        {"key": key, "title": SECTION_TITLES[key], "rows": [r for r in rows if r.section == key]}
+        for key in Section.ORDER
+    ]
+    context = {
+        "rows": rows,
+        "groups": [group for group in groups if group["rows"]],
+        "your_turn_count": sum(row.your_turn for row in rows),
+    }
+    return render(request, "games/dashboard.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_create(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        form = TableForm(preset=request.GET.get("preset"))
+        # htmx asks for the options of another preset when the select changes.
+        template = "games/create.html#options" if request.htmx else "games/create.html"
+        return render(request, template, {"form": form})
+    form = TableForm(request.POST)
+    error = None
+    if form.is_valid():
+        try:
+            table = lobby.create_private_table(created_by=request.user, **form.table_kwargs())
+        except ServiceError as refused:
+            error = refused
+        else:
+            messages.success(request, _("Votre table est prête : invitez vos partenaires."))
+            return _redirect(request, reverse("games:table", args=[table.pk]))
+    if error is not None:
+        form.add_error(None, error.message)
+    template = "games/create.html#form" if request.htmx else "games/create.html"
+    status = error.status if error is not None else 422
+    return render(request, template, {"form": form}, status=status)
+
+
+@login_required
+def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _visible_table(request, table_id)
+    template = "games/table.html#table" if request.htmx else "games/table.html"
+    return render(request, template, _table_context(request, table))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
+    """The invitation link: who holds it may join the table, then choose a seat."""
+    table = get_object_or_404(Table.objects.select_related("created_by"), pk=table_id)
+    if not _same_token(table.invite_token, token):
+        raise Http404
+    if can_view(request.user, table):
+        return redirect("games:table", table.pk)
+    if request.method == "POST":
+        try:
+            lobby.join_by_link(table=table, user=request.user, token=token)
+        except ServiceError as refused:
+            if refused.status == 404:
+                raise Http404 from refused
+            messages.error(request, refused.message)
+            return render(request, "games/join.html", _join_context(table), status=refused.status)
+        messages.success(request, _("Vous êtes invité : choisissez votre place."))
+        return redirect("games:table", table.pk)
+    return render(request, "games/join.html", _join_context(table))
+
+
+# ---------------------------------------------------------------------------------------
+# Lobby actions (POST only)
+
+
+@login_required
+@require_POST
+def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _visible_table(request, table_id)
+    form = InviteForm(request.POST)
+    # The reason is shown on the field; the notice only says that nothing was sent.
+    not_sent = _("L'invitation n'a pas été envoyée.")
+    if not form.is_valid():
+        return _refused(request, table, "invites", not_sent, 422, invite_form=form)
+    try:
+        invitation = lobby.invite_user(
+            table=table, by=request.user, username=form.cleaned_data["username"]
+        )
+    except ServiceError as refused:
+        if refused.status == 404:
+            raise Http404 from refused
+        if refused.status == 403:
+            return _refused(request, table, "invites", refused.message, 403)
+        form.add_error("username", refused.message)
+        return _refused(request, table, "invites", not_sent, refused.status, invite_form=form)
+    text = _("%(name)s est invité à la table.") % {"name": invitation.user}
+    return _done(request, table, "invites", text)
+
+
+@login_required
+@require_POST
+def table_revoke_link(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        "invites",
+        None,
+        lambda table, data: lobby.revoke_link(table=table, by=request.user),
+        _("Nouveau lien créé : l'ancien ne fonctionne plus."),
+    )
+
+
+@login_required
+@require_POST
+def table_take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        "seats",
+        SeatForm,
+        lambda table, data: lobby.take_seat(
+            table=table, user=request.user, position=data["position"]
+        ),
+        _("Vous êtes assis."),
+    )
+
+
+@login_required
+@require_POST
+def table_leave_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        "seats",
+        None,
+        lambda table, data: lobby.leave_seat(table=table, user=request.user),
+        _("Vous avez quitté votre place."),
+    )
+
+
+@login_required
+@require_POST
+def table_move_player(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        "seats",
+        MoveForm,
+        lambda table, data: lobby.move_player(
+            table=table,
+            by=request.user,
+            from_position=data["from_position"],
+            to_position=data["to_position"],
+        ),
+        _("Les places ont été échangées."),
+    )
+
+
+@login_required
+@require_POST
+def table_set_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        "seats",
+        BotForm,
+        lambda table, data: lobby.set_bot(
+            table=table, by=request.user, position=data["position"], level=data["level"]
+        ),
+        _("Un robot est assis."),
+    )
+
+
+@login_required
+@require_POST
+def table_remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _act(
+        request,
+        table_id,
+        "seats",
+        SeatForm,
+        lambda table, data: lobby.remove_bot(
+            table=table, by=request.user, position=data["position"]
+        ),
+        _("Le robot a quitté la table."),
+    )
+
+
+@login_required
+@require_POST
+def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _visible_table(request, table_id)
+    try:
+        lobby.start(table=table, by=request.user)
+    except ServiceError as refused:
+        if refused.status == 404:
+            raise Http404 from refused
+        return _refused(request, table, "seats", refused.message, refused.status)
+    messages.success(request, _("La partie commence !"))
+    return _redirect(request, reverse("games:table", args=[table.pk]))
+
+
+# ---------------------------------------------------------------------------------------
+# Helpers
+
+
+def _act(
+    request: HttpRequest,
+    table_id: int,
+    fragment: str,
+    form_class: type | None,
+    call: Callable,
+    success: str,
+) -> HttpResponse:
+    """Validate the form, call the lobby, answer with the fragment or the page."""
+    table = _visible_table(request, table_id)
+    data = {}
+    if form_class is not None:
+        form = form_class(request.POST)
+        if not form.is_valid():
+            return _refused(request, table, fragment, _first_error(form), 422)
+        data = form.cleaned_data
+    try:
+        call(table, data)
+    except ServiceError as refused:
+        if refused.status == 404:
+            raise Http404 from refused
+        return _refused(request, table, fragment, refused.message, refused.status)
+    return _done(request, table, fragment, success)
+
+
+def _done(request: HttpRequest, table: Table, fragment: str, text: str) -> HttpResponse:
+    if request.htmx:
+        table.refresh_from_db()
+        context = _table_context(request, table, notice={"level": "success", "text": text})
+        return render(request, f"games/table.html#{fragment}", context)
+    messages.success(request, text)
+    return redirect("games:table", table.pk)
+
+
+def _refused(
+    request: HttpRequest, table: Table, fragment: str, text: str, status: int, **extra
+) -> HttpResponse:
+    """The table as it is (nothing changed), with why the action was refused."""
+    table.refresh_from_db()
+    if request.htmx:
+        notice = {"level": "error", "text": text, "fragment": fragment}
+        context = _table_context(request, table, notice=notice, **extra)
+        return render(request, f"games/table.html#{fragment}", context, status=status)
+    messages.error(request, text)
+    context = _table_context(request, table, **extra)
+    return render(request, "games/table.html", context, status=status)
+
+
+def _redirect(request: HttpRequest, url: str) -> HttpResponse:
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
+
+
+def _visible_table(request: HttpRequest, table_id: int) -> Table:
+    """The table, if the user may see it; otherwise it does not exist for them."""
+    return get_object_or_404(
+        visible_tables(request.user).select_related("created_by", "current_hand__game"),
+        pk=table_id,
+    )
+
+
+def _same_token(expected: str, given: str) -> bool:
+    return secrets.compare_digest(expected.encode(), given.encode())
+
+
+def _first_error(form) -> str:
+    for errors in form.errors.values():
+        return str(errors[0])
+    return _("Requête invalide.")
+
+
+def _join_context(table: Table) -> dict:
+    return {"table": table, "preset_label": PRESET_LABELS[table.preset]}
+
+
+def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
+    user = request.user
+    seats = list(table.seats.select_related("user").order_by("position"))
+    my_seat = next((s for s in seats if s.user_id == user.pk), None)
+    is_creator = table.created_by_id == user.pk
+    in_lobby = table.status == Table.Status.LOBBY
+    free = [s for s in seats if s.is_free]
+    game = table.current_hand.game if table.current_hand_id else None
+    turn_seat = seats[table.turn] if table.turn is not None else None
+    my_result = None
+    if game is not None and game.winner is not None and my_seat is not None:
+        my_result = "won" if game.winner == my_seat.position % 2 else "lost"
+    context = {
+        "table": table,
+        "preset_label": PRESET_LABELS[table.preset],
+        "rules": table.rules,
+        "seats": seats,
+        "my_seat": my_seat,
+        "is_creator": is_creator,
+        "in_lobby": in_lobby,
+        "can_manage": is_creator and in_lobby,
+        "free_count": len(free),
+        "can_start": in_lobby
+        and any(s.user_id is not None for s in seats)
+        and (not free or table.fill_with_bots),
+        "game": game,
+        "my_result": my_result,
+        "turn_seat": turn_seat,
+        "your_turn": turn_seat is not None and turn_seat.user_id == user.pk,
+        "deadline": move_deadline(table),
+        "seat_choices": SEAT_CHOICES,
+        "bot_levels": BotLevel.choices,
+        "invite_form": InviteForm(),
+        "notice": None,
+    }
+    if is_creator and in_lobby:
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("games:join", args=[table.pk, table.invite_token])
+        )
+        context["invitations"] = list(
+            table.invitations.select_related("user").order_by("created_at")
+        )
+        context["seated_ids"] = {s.user_id for s in seats if s.user_id is not None}
+    context.update(extra)
+    return context

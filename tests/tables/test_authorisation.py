@@ -1,0 +1,158 @@
+"""Who may see and change a private table.
+
+"Nobody without the link or an invitation can see a private table (404, not 403)": an
+outsider, a logged-out visitor and a player seated at another table neither see the table
+nor change anything; an invitee who is not the creator is refused the creator's actions.
+"""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import lobby
+from tests.factories import make_users, started_table
+from tests.tables.helpers import client_for, invite, snapshot, url
+
+pytestmark = pytest.mark.django_db
+
+POSTS = [
+    ("invite", {"username": "alice"}),
+    ("revoke_link", {}),
+    ("take_seat", {"position": 0}),
+    ("leave_seat", {}),
+    ("move_player", {"from_position": 2, "to_position": 0}),
+    ("set_bot", {"position": 0, "level": "random"}),
+    ("remove_bot", {"position": 1}),
+    ("start", {}),
+]
+
+
+@pytest.fixture
+def ready_table(table, alice):
+    """A table in the lobby with an invitee and a bot, nearly ready to start."""
+    invite(table, alice)
+    lobby.set_bot(table=table, by=table.created_by, position=1, level="random")
+    lobby.set_bot(table=table, by=table.created_by, position=3, level="random")
+    table.fill_with_bots = True
+    table.save()
+    return table
+
+
+@pytest.fixture(params=["outsider", "logged_out", "seated_elsewhere"])
+def stranger(request, outsider) -> tuple[str, Client]:
+    if request.param == "outsider":
+        return request.param, client_for(outsider)
+    if request.param == "logged_out":
+        return request.param, Client()
+    players = make_users(3)
+    started_table(players={0: outsider, 1: players[0], 2: players[1], 3: players[2]})
+    return request.param, client_for(outsider)
+
+
+def test_strangers_do_not_see_the_table(stranger, ready_table):
+    kind, client = stranger
+
+    response = client.get(url("table", ready_table))
+
+    if kind == "logged_out":
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("account_login"))
+    else:
+        assert response.status_code == 404
+        assert ready_table.invite_token not in response.text
+
+
+@pytest.mark.parametrize(("action", "data"), POSTS)
+def test_strangers_change_nothing(stranger, ready_table, action, data):
+    kind, client = stranger
+    before = snapshot(ready_table)
+
+    response = client.post(url(action, ready_table), data)
+
+    assert response.status_code == (302 if kind == "logged_out" else 404)
+    if kind == "logged_out":
+        assert response.url.startswith(reverse("account_login"))
+    assert snapshot(ready_table) == before
+
+
+@pytest.mark.parametrize(("action", "data"), POSTS)
+def test_strangers_with_htmx_change_nothing(stranger, ready_table, action, data):
+    kind, client = stranger
+    before = snapshot(ready_table)
+
+    response = client.post(url(action, ready_table), data, headers={"hx-request": "true"})
+
+    assert response.status_code in ((302,) if kind == "logged_out" else (404,))
+    assert snapshot(ready_table) == before
+
+
+def test_a_missing_table_is_a_404_like_a_private_one(outsider, ready_table):
+    client = client_for(outsider)
+
+    assert client.get(reverse("games:table", args=[ready_table.pk + 1000])).status_code == 404
+    assert client.get(url("table", ready_table)).status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("action", "data"),
+    [
+        ("invite", {"username": "bob"}),
+        ("revoke_link", {}),
+        ("move_player", {"from_position": 2, "to_position": 0}),
+        ("set_bot", {"position": 0, "level": "random"}),
+        ("remove_bot", {"position": 1}),
+        ("start", {}),
+    ],
+)
+def test_an_invitee_is_refused_the_creators_actions(ready_table, alice, bob, action, data):
+    before = snapshot(ready_table)
+
+    response = client_for(alice).post(url(action, ready_table), data)
+
+    assert response.status_code == 403
+    assert "Seul le créateur de la table peut faire cela." in response.text
+    assert snapshot(ready_table) == before
+
+
+def test_a_player_seated_elsewhere_sees_only_their_own_table(outsider):
+    others = make_users(3)
+    own = started_table(players={0: outsider, 1: others[0], 2: others[1], 3: others[2]})
+    other = started_table()
+    client = client_for(outsider)
+
+    assert client.get(url("table", own)).status_code == 200
+    assert client.get(url("table", other)).status_code == 404
+
+
+def test_get_on_an_action_is_not_allowed(as_creator, table):
+    before = snapshot(table)
+
+    assert as_creator.get(url("start", table)).status_code == 405
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize(("action", "data"), POSTS)
+def test_csrf_is_enforced(creator, ready_table, action, data):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(creator)
+    before = snapshot(ready_table)
+
+    response = client.post(url(action, ready_table), data)
+
+    assert response.status_code == 403
+    assert snapshot(ready_table) == before
+
+
+def test_csrf_is_enforced_on_create_and_join(alice, table):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+
+    assert client.post(reverse("games:create"), {"preset": "classique"}).status_code == 403
+    assert client.post(url("join", table, table.invite_token)).status_code == 403
+    assert not table.invitations.exists()
+
+
+def test_forms_carry_the_csrf_token(as_creator, table):
+    html = as_creator.get(url("table", table)).text
+
+    assert html.count('name="csrfmiddlewaretoken"') >= 6
