@@ -270,7 +270,7 @@ def test_an_illegal_action_is_refused_with_the_engines_code(moves, seat, action,
         submit_as(table, seat, action)
 
     assert refused.value.code == code
-    assert refused.value.status == 400
+    assert refused.value.status == 422
     if message is not None:
         assert refused.value.message == message
     assert db_state(table) == before
