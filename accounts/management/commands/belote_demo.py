@@ -28,6 +28,8 @@ class Command(BaseCommand):
                 "belote_demo refuses to run with DEBUG=False: demo accounts have a public "
                 "password and must never exist on a real site."
             )
+        from games.demo import ensure_demo_tables
+
         created = 0
         with transaction.atomic():
             for username, display_name in DEMO_PLAYERS:
@@ -36,6 +38,10 @@ class Command(BaseCommand):
             f"Demo players ready ({created} created, {len(DEMO_PLAYERS) - created} already "
             f"there); password: {DEMO_PASSWORD}"
         )
+        players = {u.username: u for u in User.objects.filter(username__in=dict(DEMO_PLAYERS))}
+        others = [players[name] for name, _ in DEMO_PLAYERS[1:]]
+        tables = ensure_demo_tables(players["alice"], others)
+        self.stdout.write(f"Demo tables ready ({tables} created) for alice.")
 
 
 def ensure_demo_player(*, username: str, display_name: str) -> bool:
