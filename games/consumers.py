@@ -1,9 +1,16 @@
-"""The table websocket: it only ever says "table <id> is at version <n>".
+"""The table websocket: it only ever says "table <id> is at version <n>", or that someone
+came or went ("presence").
 
-A viewer who may see the table (games.selectors.can_view) joins the table's group and
+A viewer who may watch the table (games.selectors.can_watch) joins the table's group and
 gets its current version at once, then one message per change. No game data travels
 here, so nothing hidden can leak: each page fetches its own view over HTTP when the
 version moves, and again after every reconnect.
+
+Presence: each connection is counted per (table, user) in the cache (games/presence.py);
+when a user's first page connects or their last one closes, the group gets a version-less
+``{"table": id, "presence": true}`` and the pages refetch their board to move the dots.
+Any message from a page (its heartbeat, or a question after a doubt) renews its count and
+is answered with the current version.
 """
 
 from __future__ import annotations
@@ -11,9 +18,10 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games.broadcast import table_group
+from games import presence
+from games.broadcast import presence_changed, table_group
 from games.models import Table
-from games.selectors import can_view
+from games.selectors import can_watch
 
 # Close codes in the 4000-4999 range left to applications by RFC 6455.
 NOT_LOGGED_IN = 4401
@@ -23,7 +31,7 @@ NOT_ALLOWED = 4404
 @database_sync_to_async
 def _version_if_visible(user, table_id: int) -> int | None:
     table = Table.objects.filter(pk=table_id).first()
-    if table is None or not can_view(user, table):
+    if table is None or not can_watch(user, table):
         return None
     return table.version
 
@@ -43,18 +51,31 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"table": self.table_id, "version": version})
+        self.counted = True
+        if await presence.arrive(self.table_id, user.pk):
+            await presence_changed(self.table_id)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "counted", False):
+            self.counted = False
+            if await presence.leave(self.table_id, self.scope["user"].pk):
+                await presence_changed(self.table_id)
 
     async def receive_json(self, content, **kwargs) -> None:
-        # The only thing a client may ask is where the table is now (after a doubt).
+        # The only thing a client may ask is where the table is now (after a doubt, or
+        # as its heartbeat, which keeps its presence alive).
         version = await _version_if_visible(self.scope["user"], self.table_id)
         if version is None:
             await self.close(code=NOT_ALLOWED)
             return
+        if await presence.renew(self.table_id, self.scope["user"].pk):
+            await presence_changed(self.table_id)
         await self.send_json({"table": self.table_id, "version": version})
 
     async def table_changed(self, event) -> None:
         await self.send_json({"table": event["table"], "version": event["version"]})
+
+    async def table_presence(self, event) -> None:
+        await self.send_json({"table": event["table"], "presence": True})

@@ -99,6 +99,14 @@ class TableForm(forms.Form):
         required=False,
     )
     bot_level = forms.ChoiceField(label=_("Niveau des robots"), choices=BotLevel.choices)
+    allow_spectators = forms.BooleanField(
+        label=_("Spectateurs admis"),
+        help_text=_(
+            "Tout joueur connecté qui a l'adresse de la table peut regarder la partie, "
+            "sans voir aucune main."
+        ),
+        required=False,
+    )
 
     def __init__(self, data=None, *, preset: str | None = None, **kwargs) -> None:
         self.chosen_preset = preset_of(data if data is not None else {"preset": preset})
@@ -191,7 +199,19 @@ class TableForm(forms.Form):
             "fill_with_bots": data["fill_with_bots"],
             "bot_level": data["bot_level"],
             "seat": data["seat"],
+            "allow_spectators": data["allow_spectators"],
         }
+
+
+class SpectatorsForm(forms.Form):
+    allowed = forms.BooleanField(label=_("Spectateurs admis"), required=False)
+
+
+class PlayForm(forms.Form):
+    """One move at the table: the engine's action text and the version it was chosen at."""
+
+    action = forms.CharField(max_length=16)
+    version = forms.IntegerField(min_value=0)
 
 
 class InviteForm(forms.Form):

@@ -1,4 +1,5 @@
-"""Private tables before the deal: creating one, inviting, seating, bots and the start.
+"""Private tables before the deal: creating one, inviting, seating, bots, spectators and
+the start; and once a game is over, the rematch (a new game with the same seats).
 
 A sibling of ``games.service`` with the same discipline: keyword-only functions, one
 transaction each, the table row locked, one ``Action`` (and one version) per change and a
@@ -23,6 +24,7 @@ from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
     BotLevel,
+    Game,
     Invitation,
     Pace,
     Seat,
@@ -30,8 +32,9 @@ from games.models import (
     new_invite_token,
 )
 from games.rules import PRESET_TARGETS, PRESETS
+from games.rules.hand import next_dealer
 from games.selectors import can_view
-from games.service import Outcome, ServiceError, _after_commit, _lock, _log
+from games.service import Outcome, ServiceError, _after_commit, _deal, _first_turn, _lock, _log
 
 SOUTH = 2
 
@@ -80,6 +83,7 @@ def create_private_table(
     fill_with_bots: bool = False,
     bot_level: str = BotLevel.HEURISTIC,
     seat: int = SOUTH,
+    allow_spectators: bool = False,
 ) -> Table:
     """A private table in the lobby, its creator seated at ``seat`` (South by default)."""
     if preset not in PRESETS:
@@ -113,7 +117,16 @@ def create_private_table(
         table.move_seconds = move_seconds
         table.fill_with_bots = fill_with_bots
         table.bot_level = bot_level
-        table.save(update_fields=["pace", "move_seconds", "fill_with_bots", "bot_level"])
+        table.allow_spectators = bool(allow_spectators)
+        table.save(
+            update_fields=[
+                "pace",
+                "move_seconds",
+                "fill_with_bots",
+                "bot_level",
+                "allow_spectators",
+            ]
+        )
     return table
 
 
@@ -184,6 +197,21 @@ def join_by_link(*, table: Table, user, token: str) -> Invitation | None:
     )
     _record(table, user, "invite", {"user": user.pk, "via": Invitation.Via.LINK})
     return invitation
+
+
+@transaction.atomic
+def set_spectators(*, table: Table, by, allowed: bool) -> Outcome:
+    """Let any logged-in user with the table's address watch it (no hand shown), or not.
+
+    Only the creator decides, in the lobby, before anyone sees a card.
+    """
+    table = _managed(table, by)
+    allowed = bool(allowed)
+    if table.allow_spectators == allowed:
+        return Outcome(table.version, False)
+    table.allow_spectators = allowed
+    table.save(update_fields=["allow_spectators"])
+    return _record(table, by, "spectators", {"allowed": allowed})
 
 
 # ---------------------------------------------------------------------------------------
@@ -293,6 +321,50 @@ def start(*, table: Table, by) -> Outcome:
 
 
 # ---------------------------------------------------------------------------------------
+# The rematch
+
+
+def rematch(
+    *,
+    table_id: int,
+    by,
+    expected_version: int | None = None,
+    deck: list[int] | None = None,
+) -> Outcome:
+    """A finished table plays again: a new game (number + 1), the same seats.
+
+    The deal passes on as if the game went on: the first dealer of the new game is the
+    one who would have dealt after the last hand. Only a seated player asks for it; a
+    stale request (``expected_version``, as in ``service.submit``) changes nothing, so
+    two players clicking "Revanche" together start one game.
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if not can_view(by, table):
+            raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
+        seats = list(Seat.objects.filter(table=table).order_by("position"))
+        if not any(seat.user_id is not None and seat.user_id == by.pk for seat in seats):
+            raise ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+        if expected_version is not None and expected_version != table.version:
+            return Outcome(table.version, False)
+        if table.status != Table.Status.FINISHED or table.current_hand is None:
+            raise ServiceError("not_finished", _("La partie n'est pas terminée."), 409)
+        last = table.current_hand
+        rules = table.rules
+        dealer = next_dealer(rules, last.dealer)
+        game = Game.objects.create(table=table, number=last.game.number + 1, first_dealer=dealer)
+        hand = _deal(game, 1, dealer, deck)
+        table.status = Table.Status.PLAYING
+        table.current_hand = hand
+        table.turn = _first_turn(rules, hand)
+        payload = {"game": game.number, "dealer": dealer}
+        table.version = _log(table, None, by, "rematch", payload)
+        table.save(update_fields=["status", "current_hand", "turn", "version", "updated_at"])
+    _after_commit(table.pk, table.version, seats[table.turn].is_bot)
+    return Outcome(table.version, True)
+
+
+# ---------------------------------------------------------------------------------------
 # Helpers
 
 
@@ -359,9 +431,11 @@ __all__ = [
     "join_by_link",
     "leave_seat",
     "move_player",
+    "rematch",
     "remove_bot",
     "revoke_link",
     "set_bot",
+    "set_spectators",
     "start",
     "take_seat",
 ]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Q, QuerySet
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from games import rules as engine
 from games.models import Action, Hand, Seat, Table
@@ -63,6 +63,15 @@ def can_view(user, table: Table) -> bool:
     return table.seats.filter(user=user).exists() or table.invitations.filter(user=user).exists()
 
 
+def can_watch(user, table: Table) -> bool:
+    """Whether ``user`` may look at the table: those who may see it, and any logged-in
+    user once its creator lets spectators in. Watching shows no hand at all
+    (``engine.view(state, None)``); moves still need a seat."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    return table.allow_spectators or can_view(user, table)
+
+
 # ---------------------------------------------------------------------------------------
 # Dashboard
 
@@ -91,6 +100,7 @@ class DashboardRow:
     result: str | None  # "won" / "lost" for a finished table where the user sat
     winner: int | None  # winning team of a finished table (0 Nord-Sud, 1 Est-Ouest)
     invited: bool  # invited, not seated yet
+    last_hand: tuple[int, int] | None = None  # (game, hand) numbers of the last finished hand
 
     @property
     def my_team(self) -> int | None:
@@ -114,10 +124,19 @@ def dashboard(user) -> list[DashboardRow]:
     Then the tables in play (soonest deadline first), those in the lobby, and the finished
     ones with their result (latest first).
     """
+    finished_hands = (
+        Hand.objects.filter(game__table=OuterRef("pk"))
+        .exclude(ended="")
+        .order_by("-game__number", "-number")
+    )
     tables = (
         visible_tables(user)
         .select_related("current_hand__game", "created_by")
         .prefetch_related("seats__user")
+        .annotate(
+            last_game_number=Subquery(finished_hands.values("game__number")[:1]),
+            last_hand_number=Subquery(finished_hands.values("number")[:1]),
+        )
     )
     rows = [_dashboard_row(user, table) for table in tables]
 
@@ -163,4 +182,9 @@ def _dashboard_row(user, table: Table) -> DashboardRow:
         result=result,
         winner=winner,
         invited=mine is None and table.created_by_id != user.pk,
+        last_hand=(
+            (table.last_game_number, table.last_hand_number)
+            if getattr(table, "last_hand_number", None) is not None
+            else None
+        ),
     )

@@ -19,4 +19,12 @@ urlpatterns = [
     path("<int:table_id>/places/robot/", views.table_set_bot, name="set_bot"),
     path("<int:table_id>/places/retirer-robot/", views.table_remove_bot, name="remove_bot"),
     path("<int:table_id>/commencer/", views.table_start, name="start"),
+    path("<int:table_id>/spectateurs/", views.table_spectators, name="spectators"),
+    path("<int:table_id>/plateau/", views.table_board_fragment, name="board"),
+    path("<int:table_id>/jouer/", views.table_play, name="play"),
+    path(
+        "<int:table_id>/donnes/<int:game_number>/<int:hand_number>/",
+        views.hand_history,
+        name="hand",
+    ),
 ]

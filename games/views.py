@@ -1,9 +1,13 @@
-"""Pages of the tables: the dashboard, the new-table form, a table and its lobby actions.
+"""Pages of the tables: the dashboard, the new-table form, a table, its lobby actions,
+its board and moves, and the replay of finished hands.
 
-Views only parse, call ``games.lobby`` and render. Every form works as a plain POST (then a
-redirect with a message) and with htmx, which gets the template's fragment back
-(``template.html#partial``). A table the user may not see does not exist for them (404);
-a refused action answers its status (403, 422, 409) with its message and changes nothing.
+Views only parse, call ``games.lobby`` or ``games.service`` and render (the board is built
+by ``games.board`` from the engine's view of the user's seat). Every form works as a plain
+POST (then a redirect with a message) and with htmx, which gets the template's fragment
+back (``template.html#partial``). A table the user may not see does not exist for them
+(404); a refused action answers its status (403, 422, 409) with its message and changes
+nothing. Spectators (``Table.allow_spectators``) see the table and its board without any
+hand; they cannot play.
 """
 
 from __future__ import annotations
@@ -21,18 +25,30 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import lobby
+from games import lobby, service
+from games.board import hand_replay, table_board
 from games.forms import (
     PRESET_LABELS,
     BotForm,
     InviteForm,
     MoveForm,
+    PlayForm,
     SeatForm,
+    SpectatorsForm,
     TableForm,
 )
-from games.models import SEAT_CHOICES, BotLevel, Table
-from games.selectors import Section, can_view, dashboard, move_deadline, visible_tables
+from games.models import SEAT_CHOICES, BotLevel, Hand, Table
+from games.selectors import (
+    Section,
+    can_view,
+    can_watch,
+    dashboard,
+    move_deadline,
+    visible_tables,
+)
 from games.service import ServiceError
+
+REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.lobby
 
 SECTION_TITLES = {
     Section.YOUR_TURN: gettext_lazy("À vous de jouer"),
@@ -85,9 +101,81 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
+    table = _watchable_table(request, table_id)
+    _note_dismissed_summary(request, table)
     template = "games/table.html#table" if request.htmx else "games/table.html"
     return render(request, template, _table_context(request, table))
+
+
+@login_required
+def table_board_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The board alone, as the page refetches it when the table's version moves."""
+    table = _watchable_table(request, table_id)
+    if table.current_hand_id is None:
+        raise Http404
+    _note_dismissed_summary(request, table)
+    return render(request, "games/table.html#board", _table_context(request, table))
+
+
+@login_required
+@require_POST
+def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
+    """One move (or the rematch) at the version the player saw.
+
+    htmx gets the fresh board: 200, or the refusal's status with its message (422 an
+    illegal move, 409 a stale version: the board as it is now, nothing applied). Without
+    JavaScript: back to the table page with a message.
+    """
+    table = _watchable_table(request, table_id)
+    form = PlayForm(request.POST)
+    if not form.is_valid():
+        return _board_answer(request, table, _("Requête invalide."), 422)
+    action, version = form.cleaned_data["action"], form.cleaned_data["version"]
+    try:
+        if action == REMATCH:
+            outcome = lobby.rematch(table_id=table.pk, by=request.user, expected_version=version)
+        else:
+            outcome = service.submit(
+                table_id=table.pk, actor=request.user, action=action, expected_version=version
+            )
+    except ServiceError as refused:
+        if refused.status == 404:
+            raise Http404 from refused
+        return _board_answer(request, table, refused.message, refused.status)
+    if not outcome.applied:
+        stale = _("La partie a avancé entre-temps : voici la table à jour. Rien n'a été joué.")
+        return _board_answer(request, table, stale, 409, level="warning")
+    done = _("La revanche commence !") if action == REMATCH else _("C'est joué.")
+    return _board_answer(request, table, done, 200, level="success")
+
+
+@login_required
+def hand_history(
+    request: HttpRequest, table_id: int, game_number: int, hand_number: int
+) -> HttpResponse:
+    """A finished hand replayed trick by trick (``?pli=N``), every hand shown."""
+    table = _watchable_table(request, table_id)
+    hand = get_object_or_404(
+        Hand.objects.select_related("game"),
+        game__table=table,
+        game__number=game_number,
+        number=hand_number,
+    )
+    if not hand.is_over:
+        raise Http404
+    try:
+        step = int(request.GET.get("pli", 0))
+    except ValueError:
+        step = 0
+    replay = hand_replay(table, hand, step, viewer=request.user)
+    context = {
+        "table": table,
+        "replay": replay,
+        "preset_label": PRESET_LABELS[table.preset],
+        "page_url": request.path,
+    }
+    template = "games/hand_history.html#replay" if request.htmx else "games/hand_history.html"
+    return render(request, template, context)
 
 
 @login_required
@@ -98,6 +186,9 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     if not _same_token(table.invite_token, token):
         raise Http404
     if can_view(request.user, table):
+        return redirect("games:table", table.pk)
+    if table.status != Table.Status.LOBBY and can_watch(request.user, table):
+        # Too late to join, but the creator lets spectators in: watch.
         return redirect("games:table", table.pk)
     if request.method == "POST":
         try:
@@ -150,6 +241,21 @@ def table_revoke_link(request: HttpRequest, table_id: int) -> HttpResponse:
         None,
         lambda table, data: lobby.revoke_link(table=table, by=request.user),
         _("Nouveau lien créé : l'ancien ne fonctionne plus."),
+    )
+
+
+@login_required
+@require_POST
+def table_spectators(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = SpectatorsForm(request.POST)
+    allowed = form.is_valid() and form.cleaned_data["allowed"]
+    return _act(
+        request,
+        table_id,
+        "invites",
+        None,
+        lambda table, data: lobby.set_spectators(table=table, by=request.user, allowed=allowed),
+        _("Les spectateurs sont admis.") if allowed else _("Les spectateurs ne sont pas admis."),
     )
 
 
@@ -295,6 +401,33 @@ def _refused(
     return render(request, "games/table.html", context, status=status)
 
 
+def _board_answer(
+    request: HttpRequest, table: Table, text: str, status: int, *, level: str = "error"
+) -> HttpResponse:
+    """After a move: htmx gets the board as it is now with ``text``; a plain POST is
+    redirected to the table page (post/redirect/get) with ``text`` as a message."""
+    if not request.htmx:
+        getattr(messages, level)(request, text)
+        return redirect("games:table", table.pk)
+    table = _watchable_table(request, table.pk)
+    if table.current_hand_id is None:
+        raise Http404
+    # A success is seen on the board itself; only a refusal or a warning is written.
+    notice = None if status == 200 else {"level": level, "text": text}
+    context = _table_context(request, table, notice=notice)
+    return render(request, "games/table.html#board", context, status=status)
+
+
+SUMMARY_SEEN = "summary-seen-{}"
+
+
+def _note_dismissed_summary(request: HttpRequest, table: Table) -> None:
+    """``?vu=<hand id>`` ("Donne suivante") hides that hand's summary for this session."""
+    seen = request.GET.get("vu", "")
+    if seen.isdigit():
+        request.session[SUMMARY_SEEN.format(table.pk)] = int(seen)
+
+
 def _redirect(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
@@ -305,6 +438,16 @@ def _visible_table(request: HttpRequest, table_id: int) -> Table:
         visible_tables(request.user).select_related("created_by", "current_hand__game"),
         pk=table_id,
     )
+
+
+def _watchable_table(request: HttpRequest, table_id: int) -> Table:
+    """The table, if the user may see it or watch it as a spectator; else a 404."""
+    table = get_object_or_404(
+        Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
+    )
+    if not can_watch(request.user, table):
+        raise Http404
+    return table
 
 
 def _same_token(expected: str, given: str) -> bool:
@@ -355,7 +498,12 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "bot_levels": BotLevel.choices,
         "invite_form": InviteForm(),
         "notice": None,
+        "is_spectator": not can_view(user, table),
+        "board": None,
     }
+    if table.current_hand_id is not None:
+        seen = request.session.get(SUMMARY_SEEN.format(table.pk))
+        context["board"] = table_board(table, user, dismissed_hand=seen)
     if is_creator and in_lobby:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:join", args=[table.pk, table.invite_token])
