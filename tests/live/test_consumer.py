@@ -1,0 +1,315 @@
+"""The table websocket (games/consumers.py), through the real ASGI application.
+
+DESIGN: "The consumer authenticates the websocket (AuthMiddlewareStack inside
+AllowedHostsOriginValidator), checks the user may watch the table, joins its group and
+forwards only {table, version}. [...] No game data ever travels in a broadcast, so nothing
+hidden can leak through it." Every message a socket receives here is checked to carry
+exactly ``table`` and ``version``, or ``table`` and ``presence``.
+
+The sockets log in as a browser does, with the session cookie of a real login and the
+page's Origin. The database is committed for real (``transaction=True``) so that the
+service's on_commit broadcasts run, and the consumer's queries see the rows.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from games import lobby, service
+from games.consumers import NOT_ALLOWED, NOT_LOGGED_IN
+from games.models import Table
+from games.service import ServiceError
+from tests.factories import fixed_deck, make_user, make_users, play_random_move, started_table
+from tests.live.conftest import drain, receive, run, socket_headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+N, E, S, W = range(4)
+
+
+@pytest.fixture
+def players():
+    """N, E, S, W."""
+    return make_users(4)
+
+
+@pytest.fixture
+def creator():
+    """Creates the tables without sitting at them: may watch, may not play."""
+    return make_user("claire")
+
+
+@pytest.fixture
+def stranger():
+    """Logged in, invited to none of these tables."""
+    return make_user("sacha")
+
+
+def new_table(creator, players, *, spectators: bool = False, invited=None) -> Table:
+    """A classique table of ``players``, created by ``creator``, started from a fixed
+    deck; ``invited`` is invited by name in the lobby and never sits down."""
+    table = service.create_table(
+        created_by=creator, preset="classique", players=dict(enumerate(players))
+    )
+    if spectators:
+        lobby.set_spectators(table=table, by=creator, allowed=True)
+    if invited is not None:
+        lobby.invite_user(table=table, by=creator, username=invited.username)
+    service.start_table(table_id=table.pk, first_dealer=N, deck=fixed_deck(3))
+    table.refresh_from_db()
+    return table
+
+
+@pytest.fixture
+def table(creator, players) -> Table:
+    return new_table(creator, players)
+
+
+def random_move(table: Table, seed: int = 0) -> service.Outcome:
+    return play_random_move(table, random.Random(seed))
+
+
+def current_version(table: Table) -> int:
+    table.refresh_from_db()
+    return table.version
+
+
+# ---------------------------------------------------------------------------------------
+# Who may open the socket
+
+
+@pytest.mark.parametrize("cookie", [None, "sessionid=no-such-session"])
+def test_a_visitor_who_is_not_logged_in_is_closed_with_4401(table, cookie):
+    headers = socket_headers()
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+
+    async def scenario(sockets):
+        _socket, accepted, code = await sockets.open(table.pk, headers)
+        assert (accepted, code) == (False, NOT_LOGGED_IN)
+
+    run(scenario)
+
+
+def test_a_player_of_another_table_is_closed_with_4404(table):
+    their_table = started_table()
+    elsewhere = their_table.seats.get(position=S).user
+    headers = socket_headers(elsewhere)
+
+    async def scenario(sockets):
+        _socket, accepted, code = await sockets.open(table.pk, headers)
+        assert (accepted, code) == (False, NOT_ALLOWED)
+        # The same login opens its own table.
+        await sockets.accepted(their_table.pk, headers)
+
+    run(scenario)
+
+
+def test_a_table_that_does_not_exist_is_closed_with_4404(players):
+    headers = socket_headers(players[S])
+
+    async def scenario(sockets):
+        _socket, accepted, code = await sockets.open(999_999, headers)
+        assert (accepted, code) == (False, NOT_ALLOWED)
+
+    run(scenario)
+
+
+def test_a_page_of_another_site_cannot_open_the_socket(table, players):
+    """AllowedHostsOriginValidator: the Origin must be one of ALLOWED_HOSTS."""
+    headers = socket_headers(players[S], origin=b"http://evil.example")
+
+    async def scenario(sockets):
+        _socket, accepted, _code = await sockets.open(table.pk, headers)
+        assert not accepted
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("who", ["seated player", "creator", "invited"])
+def test_who_may_see_the_table_is_accepted_and_told_its_version(creator, players, who):
+    invited = make_user("ines")
+    table = new_table(creator, players, invited=invited)
+    for seed in range(3):
+        random_move(table, seed)
+    version = current_version(table)
+    viewer = {"seated player": players[E], "creator": creator, "invited": invited}[who]
+    headers = socket_headers(viewer)
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        assert await receive(socket) == {"table": table.pk, "version": version}
+
+    run(scenario)
+
+
+def test_a_spectator_is_accepted_when_the_creator_lets_them_in(creator, players, stranger):
+    table = new_table(creator, players, spectators=True)
+    headers = socket_headers(stranger)
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        assert await receive(socket) == {"table": table.pk, "version": table.version}
+
+    run(scenario)
+
+
+def test_without_spectators_a_stranger_is_closed_with_4404(table, stranger):
+    assert not table.allow_spectators
+    headers = socket_headers(stranger)
+
+    async def scenario(sockets):
+        _socket, accepted, code = await sockets.open(table.pk, headers)
+        assert (accepted, code) == (False, NOT_ALLOWED)
+
+    run(scenario)
+
+
+def test_a_viewer_who_lost_access_is_closed_at_their_next_message(creator, players):
+    """lobby.revoke_link: "whoever came by the old one and has no seat loses access"."""
+    table = service.create_table(
+        created_by=creator, preset="classique", players=dict(enumerate(players[:3]))
+    )
+    guest = make_user("gaston")
+    lobby.join_by_link(table=table, user=guest, token=table.invite_token)
+    headers = socket_headers(guest)
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        await sync_to_async(lobby.revoke_link)(table=table, by=creator)
+        # The version still reaches the open socket (it is only a number) ...
+        assert set(await receive(socket)) == {"table", "version"}
+        # ... and the next heartbeat finds the guest may no longer watch.
+        await socket.send_json_to({})
+        assert await socket.receive_output() == {"type": "websocket.close", "code": NOT_ALLOWED}
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------------------------------
+# What travels: versions and presence pings, nothing else
+
+
+def test_after_a_move_every_viewer_gets_the_new_version_and_nothing_else(
+    creator, players, stranger
+):
+    table = new_table(creator, players, spectators=True)
+    viewers = [*players, creator, stranger]  # four players, the creator, a spectator
+    headers = [socket_headers(user) for user in viewers]
+
+    async def scenario(sockets):
+        opened = [await sockets.accepted(table.pk, h) for h in headers]
+        for first, *pings in await asyncio.gather(*(drain(socket) for socket in opened)):
+            assert first == {"table": table.pk, "version": table.version}
+            assert all(p == {"table": table.pk, "presence": True} for p in pings)
+
+        outcome = await sync_to_async(random_move)(table)
+
+        assert outcome.applied and outcome.version == table.version + 1
+        for socket in opened:
+            assert await receive(socket) == {"table": table.pk, "version": outcome.version}
+            assert await socket.receive_nothing(timeout=0.2)
+
+    run(scenario)
+
+
+def test_a_refused_or_stale_move_is_not_broadcast(table, players):
+    headers = socket_headers(players[N])
+
+    def refused_and_stale_moves():
+        table.refresh_from_db()
+        waiting = players[(table.turn + 1) % 4]
+        with pytest.raises(ServiceError):
+            service.submit(
+                table_id=table.pk, actor=waiting, action="pass", expected_version=table.version
+            )
+        stale = service.submit(
+            table_id=table.pk,
+            actor=players[table.turn],
+            action="pass",
+            expected_version=table.version - 1,
+        )
+        assert not stale.applied
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        await sync_to_async(refused_and_stale_moves)()
+        assert await socket.receive_nothing(timeout=0.3)
+
+    run(scenario)
+
+
+def test_a_viewer_of_one_table_hears_nothing_of_a_move_at_another(creator, players):
+    here = new_table(creator, players)
+    there = new_table(creator, make_users(4))
+    headers = socket_headers(creator)  # who created both may watch both
+
+    async def scenario(sockets):
+        watching_here = await sockets.accepted(here.pk, headers)
+        watching_there = await sockets.accepted(there.pk, headers)
+        await drain(watching_here)
+        await drain(watching_there)
+
+        outcome = await sync_to_async(random_move)(there)
+
+        assert await receive(watching_there) == {"table": there.pk, "version": outcome.version}
+        assert await watching_here.receive_nothing(timeout=0.3)
+
+    run(scenario)
+
+
+def test_a_second_user_arriving_or_leaving_pings_the_first(table, players, creator):
+    south, north = socket_headers(players[S]), socket_headers(players[N])
+    ping = {"table": table.pk, "presence": True}
+
+    async def scenario(sockets):
+        first = await sockets.accepted(table.pk, south)
+        assert await receive(first) == {"table": table.pk, "version": table.version}
+        assert await receive(first) == ping  # South's own arrival
+        assert await first.receive_nothing()
+
+        second = await sockets.accepted(table.pk, north)
+        assert await receive(second) == {"table": table.pk, "version": table.version}
+        assert await receive(first) == ping  # North came
+        assert await receive(second) == ping
+        assert await first.receive_nothing()
+
+        # North's second tab changes nothing for the others ...
+        tab = await sockets.accepted(table.pk, north)
+        assert await receive(tab) == {"table": table.pk, "version": table.version}
+        assert await first.receive_nothing()
+        await tab.disconnect()
+        assert await first.receive_nothing()
+
+        # ... North leaving with their last tab does.
+        await second.disconnect()
+        assert await receive(first) == ping
+        assert await first.receive_nothing()
+
+    run(scenario)
+
+
+def test_any_message_is_answered_with_the_current_version(table, players):
+    headers = socket_headers(players[W])
+    questions = [{}, {"want": "version"}, {"cards": "N"}, [1, 2], "hand?", 42, None]
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        for question in questions:
+            await socket.send_json_to(question)
+            assert await receive(socket) == {"table": table.pk, "version": table.version}
+
+        outcome = await sync_to_async(random_move)(table)
+        assert await receive(socket) == {"table": table.pk, "version": outcome.version}
+        await socket.send_json_to({"version": table.version})
+        assert await receive(socket) == {"table": table.pk, "version": outcome.version}
+        assert await socket.receive_nothing()
+
+    run(scenario)
