@@ -45,3 +45,35 @@ class User(AbstractUser):
 def user_display(user: User) -> str:
     """The name other players see; allauth uses it too (ACCOUNT_USER_DISPLAY)."""
     return user.display_name or user.username
+
+
+class Vacation(models.Model):
+    """An absence declared by a player: from ``start`` to ``end`` (both days included),
+    the clocks of their tables stand still (games/timing.py)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur"),
+        on_delete=models.CASCADE,
+        related_name="vacations",
+    )
+    start = models.DateField(_("du"))
+    end = models.DateField(_("au"))
+    created_at = models.DateTimeField(_("déclarée le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("absence")
+        verbose_name_plural = _("absences")
+        ordering = ["user", "start"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(end__gte=models.F("start")), name="vacation_ends_after_start"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.start} – {self.end}"
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1

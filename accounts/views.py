@@ -8,12 +8,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm
+from accounts import vacations
+from accounts.forms import ProfileForm, VacationForm
 
 
 @login_required
@@ -26,7 +27,46 @@ def profile(request: HttpRequest) -> HttpResponse:
         translation.activate(user.language)
         messages.success(request, _("Votre profil est enregistré."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    return render(request, "accounts/profile.html", _profile_context(request, form))
+
+
+def _profile_context(request: HttpRequest, form, vacation_form=None) -> dict:
+    today = timezone.localdate()
+    return {
+        "form": form,
+        "vacation_form": vacation_form or VacationForm(),
+        "vacations": request.user.vacations.filter(end__gte=today).order_by("start"),
+        "vacation_days_left": vacations.days_left(request.user, today.year),
+    }
+
+
+@login_required
+@require_POST
+def vacation_declare(request: HttpRequest) -> HttpResponse:
+    """Declare an absence: the clocks of the player's tables stop during it."""
+    form = VacationForm(request.POST)
+    if form.is_valid():
+        try:
+            vacations.declare_vacation(user=request.user, **form.cleaned_data)
+        except vacations.VacationError as refused:
+            form.add_error(None, refused.message)
+        else:
+            messages.success(request, _("Votre absence est enregistrée."))
+            return redirect("profile")
+    context = _profile_context(request, ProfileForm(instance=request.user), form)
+    return render(request, "accounts/profile.html", context, status=422)
+
+
+@login_required
+@require_POST
+def vacation_cancel(request: HttpRequest, vacation_id: int) -> HttpResponse:
+    try:
+        vacations.cancel_vacation(user=request.user, vacation_id=vacation_id)
+    except vacations.VacationError as refused:
+        messages.error(request, refused.message)
+    else:
+        messages.success(request, _("Votre absence est annulée."))
+    return redirect("profile")
 
 
 @require_POST

@@ -10,12 +10,15 @@ from django.urls import include, path
 
 from accounts import views as accounts_views
 from belote_site import views
+from games import notification_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("comptes/", include("accounts.urls")),
     path("comptes/", include("allauth.urls")),
     path("tables/", include("games.urls")),
+    path("notifications/", notification_views.notification_list, name="notifications"),
+    path("notifications/lues/", notification_views.notifications_read, name="notifications_read"),
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),
     path("admin/", admin.site.urls),
 ]

@@ -24,7 +24,7 @@ from games import presence
 from games import rules as engine
 from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
-from games.selectors import deck_cards, hand_actions, hand_state, move_deadline
+from games.selectors import deck_cards, hand_actions, hand_state
 
 SEAT_LETTERS = engine.SEATS  # "NESW": N=0 E=1 S=2 W=3
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -629,7 +629,7 @@ def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Boa
         my_result=my_result,
         can_rematch=finished and my_position is not None,
         turn_seat=turn_seat,
-        deadline=move_deadline(table),
+        deadline=table.deadline,
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import presence
+from games import notifications, presence, timing
 from games.broadcast import presence_changed, table_group
 from games.models import Table
 from games.selectors import can_watch
@@ -52,8 +52,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         await self.send_json({"table": self.table_id, "version": version})
         self.counted = True
+        await database_sync_to_async(notifications.table_seen)(user.pk, self.table_id)
         if await presence.arrive(self.table_id, user.pk):
             await presence_changed(self.table_id)
+        # Back at a live table where a bot stood in for them: it stops (games/timing.py).
+        await database_sync_to_async(timing.note_back)(self.table_id, user)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
@@ -62,6 +65,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.counted = False
             if await presence.leave(self.table_id, self.scope["user"].pk):
                 await presence_changed(self.table_id)
+                await database_sync_to_async(timing.note_absent)(
+                    self.table_id, self.scope["user"].pk
+                )
 
     async def receive_json(self, content, **kwargs) -> None:
         # The only thing a client may ask is where the table is now (after a doubt, or

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from games import service
+from games.clock import turn_deadline
 from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
@@ -357,10 +358,15 @@ def rematch(
         table.status = Table.Status.PLAYING
         table.current_hand = hand
         table.turn = _first_turn(rules, hand)
+        # Timeouts count towards a forfeit game by game.
+        Seat.objects.filter(table=table).update(timeouts=0)
         payload = {"game": game.number, "dealer": dealer}
         table.version = _log(table, None, by, "rematch", payload)
-        table.save(update_fields=["status", "current_hand", "turn", "version", "updated_at"])
-    _after_commit(table.pk, table.version, seats[table.turn].is_bot)
+        table.deadline = turn_deadline(table, seats)
+        table.save(
+            update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
+        )
+    _after_commit(table.pk, table.version, seats[table.turn].bot_plays, clock=table)
     return Outcome(table.version, True)
 
 

@@ -43,6 +43,11 @@ LIVE_MOVE_SECONDS = (30, 600)
 ASYNC_MOVE_SECONDS = (3600, 7 * 24 * 3600)
 
 
+class TimeoutPolicy(models.TextChoices):
+    BOT = "bot", _("Le robot joue pour l'absent")
+    FORFEIT = "forfeit", _("L'équipe perd la partie après plusieurs dépassements")
+
+
 class TableStatus(models.TextChoices):
     LOBBY = "lobby", _("En attente de joueurs")
     PLAYING = "playing", _("En cours")
@@ -88,6 +93,13 @@ class Table(models.Model):
     )
     pace = models.CharField(_("rythme"), max_length=5, choices=Pace.choices, default=Pace.LIVE)
     move_seconds = models.PositiveIntegerField(_("temps par coup (secondes)"), default=120)
+    # When the human to act runs out of time (None while a bot is to act or outside
+    # play), set by the service at each move; games/timing.py acts on it.
+    deadline = models.DateTimeField(_("limite du coup"), null=True, blank=True, db_index=True)
+    timeout_policy = models.CharField(
+        _("temps écoulé"), max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT
+    )
+    forfeit_after = models.PositiveSmallIntegerField(_("forfait après (dépassements)"), default=3)
     # Free seats at the start: taken by bots of ``bot_level``, or the start is refused.
     fill_with_bots = models.BooleanField(_("compléter avec des robots"), default=False)
     bot_level = models.CharField(
@@ -127,6 +139,10 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=Q(bot_level__in=BotLevel.values), name="table_bot_level_known"
             ),
+            models.CheckConstraint(
+                condition=Q(timeout_policy__in=TimeoutPolicy.values),
+                name="table_timeout_policy_known",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -151,6 +167,11 @@ class Seat(models.Model):
     bot_level = models.CharField(
         _("niveau du robot"), max_length=10, choices=BotLevel.choices, blank=True
     )
+    # Moves the clock played for this seat (Action.Source.TIMEOUT).
+    timeouts = models.PositiveSmallIntegerField(_("temps dépassés"), default=0)
+    # A live table's player gone for a while: the heuristic bot plays their turns until
+    # they come back (games/timing.py).
+    stand_in = models.BooleanField(_("remplacé par un robot"), default=False)
 
     class Meta:
         verbose_name = _("place")
@@ -168,6 +189,9 @@ class Seat(models.Model):
             models.CheckConstraint(
                 condition=Q(bot_level__in=["", *BotLevel.values]), name="seat_bot_level_known"
             ),
+            models.CheckConstraint(
+                condition=Q(stand_in=False) | Q(user__isnull=False), name="seat_stand_in_for_user"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -177,6 +201,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def bot_plays(self) -> bool:
+        """A bot chooses this seat's moves: its own, or a stand-in for an absent player."""
+        return bool(self.bot_level) or self.stand_in
 
     @property
     def is_free(self) -> bool:
@@ -366,3 +395,111 @@ class Action(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.payload.get('action', self.kind)}"
+
+
+# ---------------------------------------------------------------------------------------
+# Notifications (written by games.notifications, never by the game service)
+
+
+class NotificationKind(models.TextChoices):
+    TURN = "turn", _("à vous de jouer")
+
+
+class Notification(models.Model):
+    """One line of a user's in-app notifications (the bell of the header)."""
+
+    Kind = NotificationKind
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="notifications")
+    version = models.PositiveIntegerField(_("version"))
+    kind = models.CharField(_("type"), max_length=16, choices=NotificationKind.choices)
+    text = models.CharField(_("texte"), max_length=200)
+    created_at = models.DateTimeField(_("le"), auto_now_add=True)
+    read_at = models.DateTimeField(_("lue le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+        ordering = ["-created_at", "-pk"]
+        indexes = [models.Index(fields=["user", "read_at"], name="notification_unread")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "table", "version", "kind"], name="notification_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class ReminderKind(models.TextChoices):
+    TURN = "turn", _("à vous de jouer")
+    DEADLINE = "deadline", _("avant la fin du temps")
+    DIGEST = "digest", _("résumé du jour")
+
+
+class ReminderLog(models.Model):
+    """An email sent: the database refuses to send the same reminder twice.
+
+    A turn or deadline reminder is once per (user, table, version, kind); a digest, which
+    covers every table, once per (user, day).
+    """
+
+    Kind = ReminderKind
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    version = models.PositiveIntegerField(_("version"), null=True, blank=True)
+    day = models.DateField(_("jour"), null=True, blank=True)
+    kind = models.CharField(_("type"), max_length=16, choices=ReminderKind.choices)
+    sent_at = models.DateTimeField(_("envoyé le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rappel envoyé")
+        verbose_name_plural = _("rappels envoyés")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "table", "version", "kind"],
+                condition=Q(table__isnull=False),
+                name="reminder_once",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "day"], condition=Q(kind="digest"), name="digest_once_a_day"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind="digest", table__isnull=True, day__isnull=False)
+                | Q(
+                    ~Q(kind="digest"),
+                    table__isnull=False,
+                    version__isnull=False,
+                    day__isnull=True,
+                ),
+                name="reminder_digest_or_table",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()}: {self.user_id} ({self.table_id or self.day})"
+
+
+class TableVisit(models.Model):
+    """When a user last opened a table (its page or its websocket): reminders wait for it."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="+")
+    seen_at = models.DateTimeField(_("vue le"))
+
+    class Meta:
+        verbose_name = _("visite de table")
+        verbose_name_plural = _("visites de tables")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "table"], name="table_visit_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} @ {self.table_id}: {self.seen_at:%Y-%m-%d %H:%M}"

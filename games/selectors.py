@@ -107,17 +107,6 @@ class DashboardRow:
         return None if self.my_position is None else self.my_position % 2
 
 
-def move_deadline(table: Table) -> datetime.datetime | None:
-    """When the player to act runs out of time.
-
-    Issue 6 replaces this estimate (last change of the table + time per move) with
-    deadlines stored on the table by the service.
-    """
-    if table.status != Table.Status.PLAYING or table.turn is None:
-        return None
-    return table.updated_at + datetime.timedelta(seconds=table.move_seconds)
-
-
 def dashboard(user) -> list[DashboardRow]:
     """Every table of ``user``, the ones waiting for their move first.
 
@@ -177,7 +166,7 @@ def _dashboard_row(user, table: Table) -> DashboardRow:
         my_position=mine,
         turn_seat=turn_seat,
         your_turn=your_turn,
-        deadline=move_deadline(table),
+        deadline=table.deadline,
         scores=game.scores if game else None,
         result=result,
         winner=winner,

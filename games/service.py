@@ -3,22 +3,27 @@
 ``submit`` applies one move in one transaction: lock the table row, check the version
 (a stale or repeated submission changes nothing), rebuild the hand from its log, let the
 engine validate and apply the move, write the action (and the trick, hand and game rows
-it completes), bump the version, and after the commit tell the viewers and the bots.
+it completes), bump the version, set the clock of the player to act (``Table.deadline``,
+games/clock.py), and after the commit tell the viewers and the bots and schedule the
+deadline's expiry (``expire_deadline``, which applies the table's timeout policy).
 Views, bots, tasks and commands call these functions; nothing else writes game state.
 """
 
 from __future__ import annotations
 
+import datetime
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.models import Action, BotLevel, Game, Hand, Seat, Table, Trick
+from games.clock import clock_deadline, turn_deadline
+from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.selectors import deck_cards, deck_codes, hand_actions, replay_hand
 
 
@@ -114,9 +119,12 @@ def start_table(
         table.current_hand = hand
         table.turn = _first_turn(table.rules, hand)
         version = _log(table, None, actor, "start", {"dealer": dealer}, source=_source(actor))
+        table.deadline = turn_deadline(table, seats)
         table.version = version
-        table.save(update_fields=["status", "current_hand", "turn", "version", "updated_at"])
-    _after_commit(table.pk, version, seats[table.turn].is_bot)
+        table.save(
+            update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
+        )
+    _after_commit(table.pk, version, seats[table.turn].bot_plays, clock=table)
     return Outcome(version, True)
 
 
@@ -175,15 +183,16 @@ def submit(
             hand.taker = after.taker
             if after.phase != engine.DONE:
                 hand.save(update_fields=["contract", "taker"])
-        fields = ["version", "turn", "updated_at"]
+        fields = ["version", "turn", "deadline", "updated_at"]
         if after.phase == engine.DONE:
             fields += _finish_hand(table, hand, after)
         else:
             table.turn = after.turn
-        bot_next = table.turn is not None and seats[table.turn].is_bot
+        bot_next = table.turn is not None and seats[table.turn].bot_plays
+        table.deadline = turn_deadline(table, seats)
         table.version = version
         table.save(update_fields=fields)
-    _after_commit(table.pk, version, bot_next and notify_bots)
+    _after_commit(table.pk, version, bot_next and notify_bots, clock=table)
     return Outcome(version, True)
 
 
@@ -242,9 +251,9 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
         return None
     state = replay_hand(table.rules, table.current_hand, hand_actions(table.current_hand))
     seat = Seat.objects.get(table=table, position=state.turn)
-    if not seat.is_bot:
+    if not seat.bot_plays:
         return None
-    action = choose_action(state, seat.bot_level, _bot_rng())
+    action = choose_action(state, seat.bot_level or BotLevel.HEURISTIC, _bot_rng())
     return submit(
         table_id=table_id,
         actor=SeatAgent(state.turn),
@@ -252,6 +261,76 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
         expected_version=version,
         notify_bots=notify_bots,
     )
+
+
+def expire_deadline(table_id: int, version: int) -> Outcome | None:
+    """The clock of the player to act ran out: apply the table's timeout policy.
+
+    Only if the table is still at ``version`` with its deadline passed and a human, not on
+    vacation, to act (then the deadline moves to the end of the vacation). The timeout is
+    counted on the seat; the heuristic bot's move is submitted for the seat with source
+    "timeout", or, under the "forfeit" policy once the seat reaches ``forfeit_after``
+    timeouts, its team loses the game. Safe to run twice or late, like ``play_bot_move``.
+    """
+    from games.bots import choose_action
+
+    now = timezone.now()
+    with transaction.atomic():
+        table = _lock(table_id)
+        if (
+            table.version != version
+            or table.status != Table.Status.PLAYING
+            or table.deadline is None
+            or table.deadline > now
+            or table.turn is None
+        ):
+            return None
+        seat = Seat.objects.get(table=table, position=table.turn)
+        if seat.bot_plays or seat.user_id is None:
+            return None
+        # A vacation declared during the turn stopped the clock: wait for the new time.
+        paused = clock_deadline(seat.user_id, turn_started(table), table.move_seconds)
+        if paused > now:
+            table.deadline = paused
+            table.save(update_fields=["deadline"])
+            _after_commit(table.pk, version, False, clock=table)
+            return None
+        seat.timeouts += 1
+        seat.save(update_fields=["timeouts"])
+        if table.timeout_policy == TimeoutPolicy.FORFEIT and seat.timeouts >= table.forfeit_after:
+            return _forfeit(table, seat, now)
+        hand = table.current_hand
+        state = replay_hand(table.rules, hand, hand_actions(hand))
+        action = choose_action(state, BotLevel.HEURISTIC, _bot_rng())
+        return submit(
+            table_id=table_id,
+            actor=SeatAgent(seat.position, Action.Source.TIMEOUT),
+            action=action,
+            expected_version=version,
+        )
+
+
+def turn_started(table: Table) -> datetime.datetime:
+    """When the current turn began: the time of the table's last action."""
+    return table.actions.order_by("-seq").values_list("created_at", flat=True).first()
+
+
+def _forfeit(table: Table, seat: Seat, now) -> Outcome:
+    """The seat's team loses the game on time; the scores stay as they were."""
+    game = table.current_hand.game
+    game.winner = 1 - seat.position % 2
+    game.finished_at = now
+    game.save(update_fields=["winner", "finished_at"])
+    payload = {"team": seat.position % 2, "winner": game.winner, "timeouts": seat.timeouts}
+    agent = SeatAgent(seat.position, Action.Source.TIMEOUT)
+    version = _log(table, table.current_hand, agent, "forfeit", payload, seat=seat.position)
+    table.status = Table.Status.FINISHED
+    table.turn = None
+    table.deadline = None
+    table.version = version
+    table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
+    _after_commit(table.pk, version, False)
+    return Outcome(version, True)
 
 
 def play_bots(table_id: int, *, max_moves: int = 100_000) -> int:
@@ -290,7 +369,7 @@ def _lock(table_id: int) -> Table:
 def _seat_of(actor, seats: list[Seat]) -> int:
     if isinstance(actor, SeatAgent):
         seat = next((s for s in seats if s.position == actor.seat), None)
-        if seat is None or (actor.source == Action.Source.BOT and not seat.is_bot):
+        if seat is None or (actor.source == Action.Source.BOT and not seat.bot_plays):
             raise ServiceError("not_a_bot", _("Aucun robot n'est assis à cette place."), 403)
         return actor.seat
     user_id = getattr(actor, "pk", None)
@@ -331,17 +410,37 @@ def _log(
     return seq
 
 
-def _after_commit(table_id: int, version: int, bot_next: bool) -> None:
-    """Once committed: tell the table's viewers, and wake the bot whose turn it is."""
+def _after_commit(
+    table_id: int, version: int, bot_next: bool, *, clock: Table | None = None
+) -> None:
+    """Once committed: tell the table's viewers, notify the human whose turn it is
+    (games.notifications), and wake the bot whose turn it is.
+
+    With ``clock`` (the table as saved): the bot waits BOT_DELAY_SECONDS at a live table
+    so that people can follow, and the expiry of ``clock.deadline`` is scheduled.
+    """
+    from games import notifications
     from games.broadcast import table_changed
+    from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
 
     transaction.on_commit(lambda: table_changed(table_id, version))
+    transaction.on_commit(lambda: notifications.turn_started(table_id, version))
+    now = timezone.now()
+    live = clock is not None and clock.pace == Pace.LIVE
     if bot_next:
-        from games.tasks import play_bot_move_task
-
-        transaction.on_commit(
-            lambda: play_bot_move_task.enqueue(table_id=table_id, version=version)
-        )
+        task = play_bot_move_task
+        if live:
+            delay = datetime.timedelta(seconds=settings.BOT_DELAY_SECONDS)
+            task = task.using(run_after=now + delay)
+        transaction.on_commit(lambda: task.enqueue(table_id=table_id, version=version))
+    deadline = clock.deadline if clock is not None else None
+    if deadline is not None:
+        expiry = expire_deadline_task.using(run_after=deadline)
+        transaction.on_commit(lambda: expiry.enqueue(table_id=table_id, version=version))
+        if live:
+            grace = now + datetime.timedelta(seconds=settings.LIVE_GRACE_SECONDS)
+            check = check_absent_task.using(run_after=grace)
+            transaction.on_commit(lambda: check.enqueue(table_id=table_id, version=version))
 
 
 __all__ = [
@@ -349,6 +448,7 @@ __all__ = [
     "SeatAgent",
     "ServiceError",
     "create_table",
+    "expire_deadline",
     "play_bot_move",
     "play_bots",
     "start_table",

@@ -1,16 +1,33 @@
 """Background work (Django tasks, django-tasks-db backend, run by ``manage.py db_worker``).
 
 Every task re-reads the table and checks its version, so running one twice or late is
-harmless.
+harmless. ``sweep_task`` re-enqueues itself every SWEEP_SECONDS: the worker has no cron,
+``manage.py belote_sweep --schedule`` (scripts/run-dev) starts the cycle.
 """
 
 from __future__ import annotations
 
 from django.tasks import task
 
-from games import service
+from games import service, timing
 
 
 @task()
 def play_bot_move_task(table_id: int, version: int) -> None:
     service.play_bot_move(table_id, version)
+
+
+@task()
+def expire_deadline_task(table_id: int, version: int) -> None:
+    service.expire_deadline(table_id, version)
+
+
+@task()
+def check_absent_task(table_id: int, version: int) -> None:
+    timing.replace_absent(table_id, version)
+
+
+@task()
+def sweep_task() -> None:
+    timing.sweep()
+    timing.schedule_sweep()

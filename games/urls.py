@@ -22,6 +22,7 @@ urlpatterns = [
     path("<int:table_id>/spectateurs/", views.table_spectators, name="spectators"),
     path("<int:table_id>/plateau/", views.table_board_fragment, name="board"),
     path("<int:table_id>/jouer/", views.table_play, name="play"),
+    path("<int:table_id>/reprendre/", views.table_take_back, name="take_back"),
     path(
         "<int:table_id>/donnes/<int:game_number>/<int:hand_number>/",
         views.hand_history,

@@ -13,17 +13,23 @@ def verify_table(table: Table) -> list[str]:
     """What differs between the table's rows and the replay of its log (empty: all good)."""
     problems: list[str] = []
     rules = table.rules
-    actions = list(table.actions.order_by("seq").values_list("seq", "hand_id", "payload"))
-    seqs = [seq for seq, _, _ in actions]
+    actions = list(table.actions.order_by("seq").values_list("seq", "hand_id", "kind", "payload"))
+    seqs = [seq for seq, _, _, _ in actions]
     if seqs != list(range(1, table.version + 1)):
         problems.append(f"action log is not 1..{table.version} without gaps")
     by_hand = defaultdict(list)
-    for _, hand_id, payload in actions:
-        if hand_id is not None:
+    # A game lost on time (games.service._forfeit) ends during its last hand: its winner
+    # is the forfeit's, its scores those of the hands finished before.
+    forfeits = {}
+    for _, hand_id, kind, payload in actions:
+        if kind == "forfeit":
+            forfeits[hand_id] = payload["winner"]
+        elif hand_id is not None:
             by_hand[hand_id].append(payload)
     for game in table.games.order_by("number"):
         running = engine.new_game(rules, game.first_dealer)
         hands = list(game.hands.order_by("number").prefetch_related("tricks"))
+        forfeit = forfeits.get(hands[-1].pk) if hands else None
         for index, hand in enumerate(hands):
             where = f"game {game.number} hand {hand.number}"
             if hand.dealer != running.dealer:
@@ -42,7 +48,7 @@ def verify_table(table: Table) -> list[str]:
             if stored != replayed:
                 problems.append(f"{where}: stored tricks differ from the replay")
             if state.phase != engine.DONE:
-                if hand.ended or index != len(hands) - 1 or game.winner is not None:
+                if hand.ended or index != len(hands) - 1 or game.winner != forfeit:
                     problems.append(f"{where}: marked over, but its log is not finished")
                 continue
             result = engine.score(state)
@@ -70,7 +76,7 @@ def verify_table(table: Table) -> list[str]:
                 problems.append(f"{where}: dealt after the game was won")
                 break
             running = engine.record_hand(running, state)
-        winner = running.winner if running.over else None
+        winner = running.winner if running.over else forfeit
         if (game.score_ns, game.score_ew, game.held, game.winner) != (
             *running.scores,
             running.held,

@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import lobby, service
+from games import lobby, notifications, service, timing
 from games.board import hand_replay, table_board
 from games.forms import (
     PRESET_LABELS,
@@ -43,7 +43,6 @@ from games.selectors import (
     can_view,
     can_watch,
     dashboard,
-    move_deadline,
     visible_tables,
 )
 from games.service import ServiceError
@@ -103,6 +102,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
+    notifications.table_seen(request.user.pk, table.pk)
     template = "games/table.html#table" if request.htmx else "games/table.html"
     return render(request, template, _table_context(request, table))
 
@@ -147,6 +147,18 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
         return _board_answer(request, table, stale, 409, level="warning")
     done = _("La revanche commence !") if action == REMATCH else _("C'est joué.")
     return _board_answer(request, table, done, 200, level="success")
+
+
+@login_required
+@require_POST
+def table_take_back(request: HttpRequest, table_id: int) -> HttpResponse:
+    """ "Reprendre ma place": the player's stand-in bot stops (games/timing.py)."""
+    table = _watchable_table(request, table_id)
+    try:
+        timing.take_back_seat(table_id=table.pk, user=request.user)
+    except ServiceError as refused:
+        return _board_answer(request, table, refused.message, refused.status)
+    return _board_answer(request, table, _("Vous avez repris votre place."), 200, level="success")
 
 
 @login_required
@@ -493,7 +505,7 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "my_result": my_result,
         "turn_seat": turn_seat,
         "your_turn": turn_seat is not None and turn_seat.user_id == user.pk,
-        "deadline": move_deadline(table),
+        "deadline": table.deadline,
         "seat_choices": SEAT_CHOICES,
         "bot_levels": BotLevel.choices,
         "invite_form": InviteForm(),

@@ -67,6 +67,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "games.context_processors.notifications",
             ],
         },
     },
@@ -168,6 +169,8 @@ ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Belote <belote@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Links in emails (reminders, unsubscribe) are built on this, there being no request.
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000").rstrip("/")
 
 
 # Internationalisation: French first, English through the translation catalogues.
@@ -212,3 +215,14 @@ LOGGING = {
         "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
     },
 }
+
+
+# Time at the tables (games/timing.py): a bot's move waits BOT_DELAY_SECONDS at a live
+# table so that people can follow; a live player gone for LIVE_GRACE_SECONDS on their turn
+# is replaced by a bot; the sweep runs every SWEEP_SECONDS and plays a bot turn left
+# BOT_STALL_SECONDS without a move; a player may declare VACATION_DAYS_PER_YEAR days off.
+BOT_DELAY_SECONDS = 1
+LIVE_GRACE_SECONDS = 60
+SWEEP_SECONDS = 60
+BOT_STALL_SECONDS = 10
+VACATION_DAYS_PER_YEAR = 30

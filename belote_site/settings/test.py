@@ -4,6 +4,8 @@ Background tasks keep the database backend of base.py, so a test sees the same t
 a worker would; a test runs them with ``call_command("db_worker", "--batch")``.
 """
 
+import tempfile
+
 from .base import *
 
 DEBUG = False
@@ -23,3 +25,14 @@ WHITENOISE_AUTOREFRESH = True
 # allauth's rate limits count in the cache: always local memory here, even when REDIS_URL
 # is set; tests clear it between runs (tests/accounts/conftest.py).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# The SQLite test database is a file, not the in-memory default: the live browser test
+# (tests/browser/test_live_hand.py) serves it from a Daphne subprocess, which must open the
+# same database. One file per test run, on /dev/shm when there is one (a memory file
+# system: as fast as the in-memory database); pytest-django creates and removes it.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _folder = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
+    DATABASES["default"]["TEST"] = {"NAME": str(_folder / f"belote-test-{os.getpid()}.sqlite3")}
+
+# Bots move at once: tests travel in time instead of waiting.
+BOT_DELAY_SECONDS = 0

@@ -482,7 +482,7 @@ def test_a_human_move_before_a_bots_turn_enqueues_one_bot_task(
             table_id=table.pk, actor=west, action="pass", expected_version=table.version
         )
 
-    assert len(callbacks) == 2  # the broadcast and the bot
+    assert len(callbacks) == 3  # the broadcast, the turn notification and the bot
     task = bot_tasks().get()
     assert task.args_kwargs["kwargs"] == {"table_id": table.pk, "version": outcome.version}
 
@@ -493,7 +493,8 @@ def test_a_move_before_a_humans_turn_enqueues_no_bot_task(django_capture_on_comm
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         submit_as(table, W, "pass")
 
-    assert len(callbacks) == 1  # the broadcast only
+    # the broadcast, the turn notification, the deadline's expiry and the absence check
+    assert len(callbacks) == 4
     assert not bot_tasks().exists()
 
 

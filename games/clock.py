@@ -1,0 +1,61 @@
+"""Clock arithmetic of the tables: when the player to act runs out of time.
+
+A player's clock stands still while they are on vacation (accounts.models.Vacation, whole
+days in the site's time zone): ``clock_deadline`` adds the time per move to the start of
+the turn and pushes the result back by every vacation that overlaps it. Reads only;
+games.service stores the result in ``Table.deadline``.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django.utils import timezone
+
+from games.models import Seat, Table
+
+
+def _midnight(day: datetime.date) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
+def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:
+    """The user's vacations that end after ``after``, as (begin, end) instants, in order."""
+    from accounts.models import Vacation
+
+    rows = Vacation.objects.filter(user_id=user_id, end__gte=timezone.localdate(after))
+    return [
+        (_midnight(v.start), _midnight(v.end + datetime.timedelta(days=1)))
+        for v in rows.order_by("start")
+    ]
+
+
+def clock_deadline(user_id: int, start: datetime.datetime, seconds: float) -> datetime.datetime:
+    """``start`` plus ``seconds`` of the user's clock, which stops during their vacations."""
+    deadline = start + datetime.timedelta(seconds=seconds)
+    for begin, end in vacation_windows(user_id, start):
+        if begin >= deadline:
+            break
+        if end > start:
+            deadline += end - max(begin, start)
+    return deadline
+
+
+def vacation_end(user_id: int, at: datetime.datetime) -> datetime.datetime | None:
+    """When the vacation the user is on at ``at`` ends; None if they are not on one."""
+    for begin, end in vacation_windows(user_id, at):
+        if begin <= at < end:
+            return end
+    return None
+
+
+def turn_deadline(
+    table: Table, seats: list[Seat], start: datetime.datetime | None = None
+) -> datetime.datetime | None:
+    """The deadline of the turn starting at ``start``: None when no human is to act."""
+    if table.status != Table.Status.PLAYING or table.turn is None:
+        return None
+    seat = next(s for s in seats if s.position == table.turn)
+    if seat.bot_plays or seat.user_id is None:
+        return None
+    return clock_deadline(seat.user_id, start or timezone.now(), table.move_seconds)

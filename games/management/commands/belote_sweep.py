@@ -1,0 +1,29 @@
+"""Catch up on time: passed deadlines, stalled bot turns, absent live players.
+
+``belote_sweep`` runs the sweep once (games/timing.py); running it again does nothing
+more. ``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
+db_worker then runs every SWEEP_SECONDS (it re-enqueues itself, once).
+"""
+
+from django.core.management.base import BaseCommand
+
+from games import timing
+
+
+class Command(BaseCommand):
+    help = "Applique les délais dépassés et relance les robots en attente."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--schedule",
+            action="store_true",
+            help="Programme le balayage périodique (exécuté par db_worker) au lieu de balayer.",
+        )
+
+    def handle(self, *args, schedule: bool = False, **options):
+        if schedule:
+            queued = timing.schedule_sweep()
+            self.stdout.write("sweep scheduled" if queued else "sweep already scheduled")
+            return
+        moved = timing.sweep()
+        self.stdout.write(f"{moved} table(s) moved")

@@ -1,0 +1,200 @@
+"""Time at the tables, besides the moves themselves: the sweep, stand-in bots, vacations.
+
+- ``sweep`` (``manage.py belote_sweep``, and ``sweep_task`` every SWEEP_SECONDS) catches
+  whatever a stopped worker dropped: every passed deadline, every bot turn left without
+  a move for BOT_STALL_SECONDS, every absent live player. Each step re-checks the table
+  at its version under the table lock, so a second run does nothing more.
+- A live table's player whose page is closed (games/presence.py) for LIVE_GRACE_SECONDS
+  while it is their turn is replaced by the heuristic bot (``Seat.stand_in``) until they
+  reconnect or click "Reprendre ma place" (``take_back_seat``).
+- A declared vacation stops its player's clocks: ``reschedule_user`` moves their turns'
+  deadlines (games/clock.py does the arithmetic).
+Writes go through games.service's helpers, as in games/lobby.py.
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games import presence, service
+from games.clock import turn_deadline
+from games.models import Action, Pace, Seat, Table
+
+logger = logging.getLogger(__name__)
+
+
+def _seconds(name: str) -> datetime.timedelta:
+    return datetime.timedelta(seconds=getattr(settings, name))
+
+
+# ---------------------------------------------------------------------------------------
+# The sweep
+
+
+def sweep() -> int:
+    """Act on every table whose clock or bot is overdue; returns how many tables moved."""
+    now = timezone.now()
+    playing = Table.objects.filter(status=Table.Status.PLAYING)
+    steps = [
+        (service.expire_deadline, playing.filter(deadline__lte=now)),
+        (
+            service.play_bot_move,
+            playing.filter(
+                deadline__isnull=True, updated_at__lte=now - _seconds("BOT_STALL_SECONDS")
+            ).filter(
+                Q(seats__position=F("turn")),
+                Q(seats__bot_level__gt="") | Q(seats__stand_in=True),
+            ),
+        ),
+        (
+            replace_absent,
+            playing.filter(
+                pace=Pace.LIVE,
+                deadline__isnull=False,
+                updated_at__lte=now - _seconds("LIVE_GRACE_SECONDS"),
+            ),
+        ),
+    ]
+    moved = 0
+    for step, tables in steps:
+        for table_id, version in list(tables.values_list("pk", "version").distinct()):
+            try:
+                outcome = step(table_id, version)
+            except Exception:  # one broken table must not stop the others
+                logger.exception("sweep: %s failed on table %s", step.__name__, table_id)
+                continue
+            moved += outcome is not None and outcome.applied
+    return moved
+
+
+def schedule_sweep() -> bool:
+    """Enqueue the next ``sweep_task`` in SWEEP_SECONDS unless one is already waiting."""
+    from django.tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    from games.tasks import sweep_task
+
+    waiting = DBTaskResult.objects.filter(
+        task_path=sweep_task.module_path, status=TaskResultStatus.READY
+    )
+    if waiting.exists():
+        return False
+    sweep_task.using(run_after=timezone.now() + _seconds("SWEEP_SECONDS")).enqueue()
+    return True
+
+
+# ---------------------------------------------------------------------------------------
+# Stand-in bots at live tables
+
+
+def _absent_key(table_id: int, user_id: int) -> str:
+    return f"absent:table:{table_id}:user:{user_id}"
+
+
+def note_absent(table_id: int, user_id: int) -> None:
+    """The user's last page of the table closed: check again after the grace period."""
+    from games.tasks import check_absent_task
+
+    cache.set(_absent_key(table_id, user_id), time.time(), settings.LIVE_GRACE_SECONDS * 10)
+    table = Table.objects.filter(pk=table_id, pace=Pace.LIVE, status=Table.Status.PLAYING)
+    version = table.values_list("version", flat=True).first()
+    if version is not None:
+        run_after = timezone.now() + _seconds("LIVE_GRACE_SECONDS")
+        check_absent_task.using(run_after=run_after).enqueue(table_id=table_id, version=version)
+
+
+def note_back(table_id: int, user) -> None:
+    """The user opened the table again: a stand-in playing for them stops."""
+    cache.delete(_absent_key(table_id, user.pk))
+    if Seat.objects.filter(table_id=table_id, user=user, stand_in=True).exists():
+        take_back_seat(table_id=table_id, user=user)
+
+
+def replace_absent(table_id: int, version: int) -> service.Outcome | None:
+    """A stand-in bot for the live table's player to act, gone for the grace period."""
+    now = timezone.now()
+    grace = _seconds("LIVE_GRACE_SECONDS")
+    with transaction.atomic():
+        table = service._lock(table_id)
+        if (
+            table.version != version
+            or table.status != Table.Status.PLAYING
+            or table.pace != Pace.LIVE
+            or table.turn is None
+        ):
+            return None
+        seat = Seat.objects.get(table=table, position=table.turn)
+        if seat.user_id is None or seat.bot_plays:
+            return None
+        if presence.connected(table_id, [seat.user_id]):
+            return None
+        left = cache.get(_absent_key(table_id, seat.user_id))
+        if service.turn_started(table) > now - grace or (
+            left is not None and left > now.timestamp() - grace.total_seconds()
+        ):
+            return None
+        seat.stand_in = True
+        seat.save(update_fields=["stand_in"])
+        payload = {"seat": seat.position}
+        table.version = service._log(
+            table, None, None, "stand_in", payload, seat=seat.position, source=Action.Source.SYSTEM
+        )
+        table.deadline = None
+        table.save(update_fields=["version", "deadline", "updated_at"])
+        service._after_commit(table.pk, table.version, True, clock=table)
+    return service.Outcome(table.version, True)
+
+
+def take_back_seat(*, table_id: int, user) -> service.Outcome:
+    """The player is back: their stand-in stops and their clock starts again."""
+    with transaction.atomic():
+        table = service._lock(table_id)
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise service.ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+        if not seat.stand_in:
+            return service.Outcome(table.version, False)
+        seat.stand_in = False
+        seat.save(update_fields=["stand_in"])
+        payload = {"seat": seat.position}
+        table.version = service._log(table, None, user, "take_back", payload, seat=seat.position)
+        table.deadline = turn_deadline(table, list(table.seats.all()))
+        table.save(update_fields=["version", "deadline", "updated_at"])
+        service._after_commit(table.pk, table.version, False, clock=table)
+    return service.Outcome(table.version, True)
+
+
+# ---------------------------------------------------------------------------------------
+# Vacations
+
+
+def reschedule_user(user_id: int) -> int:
+    """Recompute the deadlines of the user's turns after a change of their vacations."""
+    tables = Table.objects.filter(
+        status=Table.Status.PLAYING,
+        deadline__isnull=False,
+        seats__user_id=user_id,
+        seats__position=F("turn"),
+    )
+    changed = 0
+    for table_id in list(tables.values_list("pk", flat=True)):
+        with transaction.atomic():
+            table = service._lock(table_id)
+            seats = list(table.seats.all())
+            deadline = turn_deadline(table, seats, start=service.turn_started(table))
+            if table.deadline is None or deadline == table.deadline:
+                continue
+            table.deadline = deadline
+            table.save(update_fields=["deadline"])
+            service._after_commit(table.pk, table.version, False, clock=table)
+            changed += 1
+    return changed

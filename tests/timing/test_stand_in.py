@@ -1,0 +1,95 @@
+"""Live tables: a player gone on their turn for LIVE_GRACE_SECONDS is replaced by a bot,
+until they come back.
+
+Issue: "A player who leaves a live table is replaced by a bot after a grace period and can
+take the seat back."
+"""
+
+import pytest
+from django.core.cache import cache
+
+from games import presence, service, timing
+from games.models import Action, Pace
+from tests.factories import seated_user
+from tests.tables.helpers import client_for, htmx_post
+from tests.timing.helpers import after, fresh, playing_table
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def live_table():
+    return playing_table(pace=Pace.LIVE, move_seconds=300)
+
+
+def started_at(table):
+    return table.actions.get(kind="start").created_at
+
+
+def test_an_absent_player_is_replaced_after_the_grace_period_and_the_bot_plays():
+    table = live_table()
+    seat = table.turn
+
+    with after(started_at(table), seconds=59):
+        assert timing.sweep() == 0
+    with after(started_at(table), seconds=61):
+        assert timing.sweep() == 1
+        assert timing.sweep() == 0
+
+    table = fresh(table)
+    assert table.seats.get(position=seat).stand_in and table.deadline is None
+    assert table.actions.order_by("seq").last().kind == "stand_in"
+    outcome = service.play_bot_move(table.pk, table.version)
+    move = table.actions.get(seq=outcome.version)
+    assert (move.seat, move.source) == (seat, Action.Source.BOT)
+
+    html = client_for(seated_user(table, seat)).get(f"/tables/{table.pk}/").text
+    assert "remplacé par un robot" in html and "Reprendre ma place" in html
+
+
+def test_a_connected_player_is_not_replaced(monkeypatch):
+    table = live_table()
+    monkeypatch.setattr(presence, "connected", lambda table_id, user_ids: set(user_ids))
+
+    with after(started_at(table), seconds=61):
+        assert timing.sweep() == 0
+
+
+def test_an_async_table_has_no_stand_in():
+    table = playing_table()
+
+    with after(started_at(table), seconds=61):
+        assert timing.replace_absent(table.pk, table.version) is None
+
+
+def test_reprendre_ma_place_ends_the_stand_in_and_restarts_the_clock():
+    table = live_table()
+    seat = table.turn
+    with after(started_at(table), seconds=61):
+        timing.sweep()
+    user = seated_user(table, seat)
+
+    response = htmx_post(client_for(user), f"/tables/{table.pk}/reprendre/")
+
+    assert response.status_code == 200
+    table = fresh(table)
+    assert not table.seats.get(position=seat).stand_in
+    assert table.deadline is not None  # still their turn: their clock runs again
+    assert table.actions.order_by("seq").last().kind == "take_back"
+
+
+def test_coming_back_to_the_page_ends_the_stand_in():
+    table = live_table()
+    seat = table.turn
+    with after(started_at(table), seconds=61):
+        timing.sweep()
+
+    timing.note_back(table.pk, seated_user(table, seat))
+
+    assert not fresh(table).seats.get(position=seat).stand_in

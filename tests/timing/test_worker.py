@@ -1,0 +1,108 @@
+"""The worker and the sweep: deadlines run as tasks, the sweep catches what a dead worker lost.
+
+Issue: "A periodic sweep catches every deadline that passed while the worker was down;
+running it twice does nothing more." Real commits (transaction=True): the tasks are
+enqueued on commit, as in production, and run by ``db_worker``.
+"""
+
+import signal
+
+import pytest
+import time_machine
+from django.core.management import call_command
+from django.test import override_settings
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from games.models import Pace
+from tests.factories import make_user
+from tests.timing.helpers import after, fresh, playing_table, run_worker, timeout_moves
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def keep_signal_handlers():
+    """db_worker installs its own SIGINT/SIGTERM handlers; give pytest its own back."""
+    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
+    saved = {sig: signal.getsignal(sig) for sig in signals}
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)
+
+
+def tasks(name: str):
+    return DBTaskResult.objects.filter(task_path=f"games.tasks.{name}")
+
+
+def test_the_deadline_task_and_the_sweep_play_the_timeout_once():
+    table = playing_table()
+    expiry = tasks("expire_deadline_task").get()
+    assert expiry.run_after == table.deadline
+
+    with after(table.deadline):
+        call_command("belote_sweep", verbosity=0)
+        run_worker()  # the task finds the table moved on
+        call_command("belote_sweep", verbosity=0)
+
+    assert len(timeout_moves(table)) == 1
+    assert fresh(table).version == 2
+
+
+def test_a_task_lost_with_its_worker_is_caught_by_the_sweep_and_only_once():
+    table = playing_table()
+    DBTaskResult.objects.all().delete()  # the worker died with its queue
+
+    with after(table.deadline):
+        run_worker()
+        assert timeout_moves(table) == []
+        call_command("belote_sweep", verbosity=0)
+        call_command("belote_sweep", verbosity=0)
+
+    assert len(timeout_moves(table)) == 1
+
+
+def test_a_bot_turn_left_without_its_task_is_played_by_the_sweep():
+    table = playing_table(players={0: make_user()}, bots={1: "random", 2: "random", 3: "random"})
+    assert table.turn == 3 and table.deadline is None  # right of the dealer: a bot
+    DBTaskResult.objects.all().delete()
+
+    with after(timezone.now(), seconds=11):
+        call_command("belote_sweep", verbosity=0)
+        call_command("belote_sweep", verbosity=0)  # the next bot has its task: nothing more
+
+    assert fresh(table).version == 2
+    assert tasks("play_bot_move_task").filter(status="READY").count() == 1
+
+
+@override_settings(BOT_DELAY_SECONDS=5)
+def test_at_a_live_table_the_bot_task_waits_then_the_worker_plays_it():
+    with time_machine.travel(timezone.now(), tick=False) as traveller:
+        table = playing_table(
+            pace=Pace.LIVE,
+            move_seconds=120,
+            players={0: make_user()},
+            bots={1: "random", 2: "random", 3: "random"},
+        )
+        assert table.turn == 3  # right of the dealer: a bot
+        (task,) = tasks("play_bot_move_task")
+        assert (task.run_after - task.enqueued_at).total_seconds() == 5
+
+        run_worker()
+        assert fresh(table).version == 1  # not yet
+        traveller.shift(6)
+        run_worker()
+
+    assert fresh(table).version == 2  # one move; the next bot waits its own 5 s
+
+
+def test_the_periodic_sweep_is_scheduled_once_and_reschedules_itself():
+    call_command("belote_sweep", "--schedule", verbosity=0)
+    call_command("belote_sweep", "--schedule", verbosity=0)
+    assert tasks("sweep_task").count() == 1
+
+    with after(timezone.now(), seconds=61):
+        run_worker()
+
+    assert tasks("sweep_task").filter(status="SUCCESSFUL").count() == 1
+    assert tasks("sweep_task").filter(status="READY").count() == 1
