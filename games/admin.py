@@ -5,9 +5,11 @@ marked abandoned); games, hands, tricks and actions are history written by the s
 and are read-only here: the log is the truth and nobody edits it by hand.
 """
 
+from django import forms
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
-from games.models import Action, Game, Hand, Invitation, Seat, Table, Trick
+from games.models import FORFEIT_AFTER, Action, Game, Hand, Invitation, Seat, Table, Trick
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -59,8 +61,24 @@ class GameInline(ReadOnlyInline):
     readonly_fields = fields
 
 
+class TableAdminForm(forms.ModelForm):
+    class Meta:
+        model = Table
+        fields = ["timeout_policy", "forfeit_after"]  # the admin adds the others
+
+    def clean_forfeit_after(self):
+        value = self.cleaned_data["forfeit_after"]
+        if not FORFEIT_AFTER[0] <= value <= FORFEIT_AFTER[1]:
+            raise forms.ValidationError(
+                _("Choisissez un nombre de dépassements entre %(low)s et %(high)s.")
+                % {"low": FORFEIT_AFTER[0], "high": FORFEIT_AFTER[1]}
+            )
+        return value
+
+
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
+    form = TableAdminForm
     list_display = ["id", "preset", "status", "pace", "version", "created_by", "updated_at"]
     list_filter = ["status", "preset", "pace"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
@@ -75,15 +93,18 @@ class TableAdmin(admin.ModelAdmin):
         "fill_with_bots",
         "bot_level",
         "allow_spectators",
+        "timeout_policy",
+        "forfeit_after",
         *readonly_fields,
     ]
     raw_id_fields = ["created_by"]
     inlines = [SeatInline, InvitationInline, GameInline]
 
     def get_readonly_fields(self, request, obj=None):
-        # The rules of a table in play are part of its history.
+        # The rules of a table in play are part of its history, and so is what a timeout
+        # costs (the seats' timeouts are already counted against it).
         if obj is not None and obj.status != Table.Status.LOBBY:
-            return [*self.readonly_fields, "preset", "options"]
+            return [*self.readonly_fields, "preset", "options", "timeout_policy", "forfeit_after"]
         return self.readonly_fields
 
 

@@ -11,8 +11,16 @@ from django import forms
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from games.lobby import PRESET_OPTIONS, SOUTH
-from games.models import ASYNC_MOVE_SECONDS, LIVE_MOVE_SECONDS, SEAT_CHOICES, BotLevel, Pace
+from games.lobby import PRESET_OPTIONS, SOUTH, forfeit_after_message
+from games.models import (
+    ASYNC_MOVE_SECONDS,
+    FORFEIT_AFTER,
+    LIVE_MOVE_SECONDS,
+    SEAT_CHOICES,
+    BotLevel,
+    Pace,
+    TimeoutPolicy,
+)
 from games.rules import PRESET_TARGETS, PRESETS
 
 DEFAULT_PRESET = "classique"
@@ -63,6 +71,10 @@ PACE_LABELS = [
     (Pace.LIVE, _("En direct : les quatre joueurs sont là en même temps")),
     (Pace.ASYNC, _("En différé : chacun joue quand il peut")),
 ]
+TIMEOUT_POLICY_LABELS = [
+    (TimeoutPolicy.BOT, _("Un robot joue à la place du joueur absent")),
+    (TimeoutPolicy.FORFEIT, _("L'équipe perd la partie après N dépassements")),
+]
 
 
 def preset_of(data) -> str:
@@ -93,6 +105,19 @@ class TableForm(forms.Form):
             attrs={"min": ASYNC_MOVE_SECONDS[0] // 3600, "max": ASYNC_MOVE_SECONDS[1] // 3600}
         ),
     )
+    timeout_policy = forms.ChoiceField(
+        label=_("Quand le temps est écoulé"),
+        choices=TIMEOUT_POLICY_LABELS,
+        widget=forms.RadioSelect,
+        required=False,  # a post without it (an older page) keeps the default, the robot
+    )
+    # Only checked (in clean) when the forfeit is chosen: otherwise ignored.
+    forfeit_after = forms.IntegerField(
+        label=_("Nombre de dépassements avant le forfait (N)"),
+        help_text=_("De 1 à 10 ; ne compte que si l'équipe perd la partie après N dépassements."),
+        required=False,
+        widget=forms.NumberInput(attrs={"min": FORFEIT_AFTER[0], "max": FORFEIT_AFTER[1]}),
+    )
     seat = forms.TypedChoiceField(label=_("Votre place"), choices=SEAT_CHOICES, coerce=int)
     fill_with_bots = forms.BooleanField(
         label=_("Au démarrage, des robots prennent les places restées libres"),
@@ -116,6 +141,8 @@ class TableForm(forms.Form):
             "pace": Pace.LIVE,
             "live_seconds": 120,
             "async_hours": 24,
+            "timeout_policy": TimeoutPolicy.BOT,
+            "forfeit_after": 3,
             "seat": SOUTH,
             "bot_level": BotLevel.HEURISTIC,
             "target": rules.target,
@@ -168,6 +195,13 @@ class TableForm(forms.Form):
             self._check_time(data, "live_seconds", LIVE_MOVE_SECONDS, 1)
         elif data.get("pace") == Pace.ASYNC:
             self._check_time(data, "async_hours", ASYNC_MOVE_SECONDS, 3600)
+        if (
+            data.get("timeout_policy") == TimeoutPolicy.FORFEIT
+            and "forfeit_after" not in self.errors
+        ):
+            value = data.get("forfeit_after")
+            if value is None or not FORFEIT_AFTER[0] <= value <= FORFEIT_AFTER[1]:
+                self.add_error("forfeit_after", forfeit_after_message())
         return data
 
     def _check_time(self, data, name: str, limits: tuple[int, int], unit: int) -> None:
@@ -200,6 +234,13 @@ class TableForm(forms.Form):
             "bot_level": data["bot_level"],
             "seat": data["seat"],
             "allow_spectators": data["allow_spectators"],
+            "timeout_policy": data["timeout_policy"] or TimeoutPolicy.BOT,
+            # The number of timeouts only counts under the forfeit policy.
+            **(
+                {"forfeit_after": data["forfeit_after"]}
+                if data["timeout_policy"] == TimeoutPolicy.FORFEIT
+                else {}
+            ),
         }
 
 

@@ -23,6 +23,7 @@ from games import service
 from games.clock import turn_deadline
 from games.models import (
     ASYNC_MOVE_SECONDS,
+    FORFEIT_AFTER,
     LIVE_MOVE_SECONDS,
     BotLevel,
     Game,
@@ -30,6 +31,7 @@ from games.models import (
     Pace,
     Seat,
     Table,
+    TimeoutPolicy,
     new_invite_token,
 )
 from games.rules import PRESET_TARGETS, PRESETS
@@ -85,6 +87,8 @@ def create_private_table(
     bot_level: str = BotLevel.HEURISTIC,
     seat: int = SOUTH,
     allow_spectators: bool = False,
+    timeout_policy: str = TimeoutPolicy.BOT,
+    forfeit_after: int = 3,
 ) -> Table:
     """A private table in the lobby, its creator seated at ``seat`` (South by default)."""
     if preset not in PRESETS:
@@ -107,6 +111,12 @@ def create_private_table(
         raise ServiceError("unknown_bot", _("Ce niveau de robot n'existe pas."))
     if seat not in range(4):
         raise ServiceError("bad_seat", _("Cette place n'existe pas."))
+    if timeout_policy not in TimeoutPolicy.values:
+        raise ServiceError(
+            "bad_timeout_policy", _("Choisissez ce qui se passe quand le temps est écoulé.")
+        )
+    if type(forfeit_after) is not int or not FORFEIT_AFTER[0] <= forfeit_after <= FORFEIT_AFTER[1]:
+        raise ServiceError("bad_forfeit_after", forfeit_after_message())
     with transaction.atomic():
         table = service.create_table(
             created_by=created_by,
@@ -119,6 +129,8 @@ def create_private_table(
         table.fill_with_bots = fill_with_bots
         table.bot_level = bot_level
         table.allow_spectators = bool(allow_spectators)
+        table.timeout_policy = timeout_policy
+        table.forfeit_after = forfeit_after
         table.save(
             update_fields=[
                 "pace",
@@ -126,9 +138,18 @@ def create_private_table(
                 "fill_with_bots",
                 "bot_level",
                 "allow_spectators",
+                "timeout_policy",
+                "forfeit_after",
             ]
         )
     return table
+
+
+def forfeit_after_message() -> str:
+    return _("Choisissez un nombre de dépassements entre %(low)s et %(high)s.") % {
+        "low": FORFEIT_AFTER[0],
+        "high": FORFEIT_AFTER[1],
+    }
 
 
 # ---------------------------------------------------------------------------------------

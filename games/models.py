@@ -48,6 +48,10 @@ class TimeoutPolicy(models.TextChoices):
     FORFEIT = "forfeit", _("L'équipe perd la partie après plusieurs dépassements")
 
 
+# How many timeouts of one seat a "forfeit" table allows before the team loses the game.
+FORFEIT_AFTER = (1, 10)
+
+
 class TableStatus(models.TextChoices):
     LOBBY = "lobby", _("En attente de joueurs")
     PLAYING = "playing", _("En cours")

@@ -3,7 +3,9 @@
 import pytest
 from django.urls import reverse
 
+from games import lobby
 from games.models import Table
+from games.service import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -126,6 +128,22 @@ def test_belote_com_has_no_option_but_its_target(as_creator):
         ({"pace": "slow"}, "pace", "Sélectionnez un choix valide"),
         ({"seat": "4"}, "seat", "Sélectionnez un choix valide"),
         ({"bot_level": "genius"}, "bot_level", "Sélectionnez un choix valide"),
+        ({"timeout_policy": "pause"}, "timeout_policy", "Sélectionnez un choix valide"),
+        (
+            {"timeout_policy": "forfeit", "forfeit_after": "0"},
+            "forfeit_after",
+            "Choisissez un nombre de dépassements entre 1 et 10",
+        ),
+        (
+            {"timeout_policy": "forfeit", "forfeit_after": "11"},
+            "forfeit_after",
+            "Choisissez un nombre de dépassements entre 1 et 10",
+        ),
+        (
+            {"timeout_policy": "forfeit", "forfeit_after": ""},
+            "forfeit_after",
+            "Choisissez un nombre de dépassements entre 1 et 10",
+        ),
     ],
 )
 def test_invalid_choices_are_refused_with_a_clear_error(as_creator, fields, field, message):
@@ -138,6 +156,67 @@ def test_invalid_choices_are_refused_with_a_clear_error(as_creator, fields, fiel
     assert message in html
     assert f'id="id_{field}_error"' in html  # the error is tied to its field
     assert 'aria-invalid="true"' in html
+
+
+def test_the_form_offers_both_timeout_policies(as_creator):
+    html = as_creator.get(CREATE).text
+
+    assert "Quand le temps est écoulé" in html
+    assert "Un robot joue à la place du joueur absent" in html
+    assert "L&#x27;équipe perd la partie après N dépassements" in html
+    assert 'name="timeout_policy" value="bot"' in html
+    assert 'name="forfeit_after"' in html
+
+
+def test_a_table_lets_a_robot_play_for_the_absent_by_default(as_creator):
+    response = as_creator.post(CREATE, form(timeout_policy="bot", forfeit_after="7"))
+
+    table = Table.objects.get()
+    assert (table.timeout_policy, table.forfeit_after) == ("bot", 3)  # N is ignored
+    assert "Temps écoulé : un robot joue" in as_creator.get(response.url).text
+
+
+def test_a_table_without_the_policy_posted_keeps_the_robot(as_creator):
+    as_creator.post(CREATE, form())
+
+    assert Table.objects.get().timeout_policy == "bot"
+
+
+def test_create_a_table_where_the_team_forfeits_after_n_timeouts(as_creator):
+    response = as_creator.post(CREATE, form(timeout_policy="forfeit", forfeit_after="5"))
+
+    table = Table.objects.get()
+    assert (table.timeout_policy, table.forfeit_after) == ("forfeit", 5)
+    html = as_creator.get(response.url).text
+    assert "forfait après 5 dépassements" in html
+    assert "un robot joue" not in html
+
+
+@pytest.mark.parametrize("forfeit_after", [0, 11, "3", None])
+def test_the_lobby_refuses_a_bad_number_of_timeouts(creator, forfeit_after):
+    with pytest.raises(ServiceError) as refused:
+        lobby.create_private_table(
+            created_by=creator,
+            preset="classique",
+            target=1000,
+            timeout_policy="forfeit",
+            forfeit_after=forfeit_after,
+        )
+
+    assert refused.value.code == "bad_forfeit_after"
+    assert refused.value.status == 422
+    assert "entre 1 et 10" in refused.value.message
+    assert not Table.objects.exists()
+
+
+def test_the_lobby_refuses_an_unknown_timeout_policy(creator):
+    with pytest.raises(ServiceError) as refused:
+        lobby.create_private_table(
+            created_by=creator, preset="classique", target=1000, timeout_policy="pause"
+        )
+
+    assert (refused.value.code, refused.value.status) == ("bad_timeout_policy", 422)
+    assert not Table.objects.exists()
 
 
 def test_the_unused_time_per_move_is_ignored(as_creator):
