@@ -104,7 +104,10 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # redis-py 8 caps a pool at 100 connections and then raises instead of waiting:
+            # a burst of websocket connects (every page coming back after a restart) or of
+            # broadcasts in one Daphne process would lose messages (bench/live_bench.py).
+            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
         }
     }
 else:
