@@ -77,3 +77,194 @@ class Vacation(models.Model):
     @property
     def days(self) -> int:
         return (self.end - self.start).days + 1
+
+
+# ---------------------------------------------------------------------------------------
+# Clubs: created and managed in the admin; players join by invitation or by request.
+
+
+class ClubRole(models.TextChoices):
+    OWNER = "owner", _("Responsable")
+    ORGANISER = "organiser", _("Organisateur")
+    MEMBER = "member", _("Membre")
+
+
+# Roles that run a club: manage its members, its tournaments and its requests.
+MANAGING_ROLES = (ClubRole.OWNER, ClubRole.ORGANISER)
+
+
+class Club(models.Model):
+    name = models.CharField(_("nom"), max_length=80, unique=True)
+    slug = models.SlugField(_("adresse"), max_length=80, unique=True)
+    description = models.TextField(_("description"), blank=True)
+    # Whether players may ask to join from the club page (an organiser then decides).
+    accepts_requests = models.BooleanField(_("demandes d'adhésion acceptées"), default=True)
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    Role = ClubRole
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur"),
+        on_delete=models.CASCADE,
+        related_name="memberships",
+    )
+    role = models.CharField(
+        _("rôle"), max_length=10, choices=ClubRole.choices, default=ClubRole.MEMBER
+    )
+    joined_at = models.DateTimeField(_("membre depuis"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("adhésion")
+        verbose_name_plural = _("adhésions")
+        ordering = ["club", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="membership_once"),
+            models.CheckConstraint(
+                condition=models.Q(role__in=ClubRole.values), name="membership_role_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.get_role_display()}, {self.club})"
+
+    @property
+    def manages(self) -> bool:
+        return self.role in MANAGING_ROLES
+
+
+class RequestStatus(models.TextChoices):
+    PENDING = "pending", _("En attente")
+    ACCEPTED = "accepted", _("Acceptée")
+    DECLINED = "declined", _("Refusée")
+
+
+class ClubInvitation(models.Model):
+    """An organiser invites a player; the player accepts or declines."""
+
+    Status = RequestStatus
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invité"),
+        on_delete=models.CASCADE,
+        related_name="club_invitations",
+    )
+    invited_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("invité par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    status = models.CharField(
+        _("état"), max_length=10, choices=RequestStatus.choices, default=RequestStatus.PENDING
+    )
+    created_at = models.DateTimeField(_("le"), auto_now_add=True)
+    answered_at = models.DateTimeField(_("réponse le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("invitation au club")
+        verbose_name_plural = _("invitations au club")
+        ordering = ["club", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(status=RequestStatus.PENDING),
+                name="club_invitation_pending_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=RequestStatus.values),
+                name="club_invitation_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club} ({self.get_status_display()})"
+
+
+class JoinRequest(models.Model):
+    """A player asks to join; an organiser of the club accepts or declines."""
+
+    Status = RequestStatus
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="join_requests")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur"),
+        on_delete=models.CASCADE,
+        related_name="club_requests",
+    )
+    message = models.CharField(_("message"), max_length=300, blank=True)
+    status = models.CharField(
+        _("état"), max_length=10, choices=RequestStatus.choices, default=RequestStatus.PENDING
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("décidée par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("le"), auto_now_add=True)
+    decided_at = models.DateTimeField(_("décidée le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("demande d'adhésion")
+        verbose_name_plural = _("demandes d'adhésion")
+        ordering = ["club", "-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["club", "user"],
+                condition=models.Q(status=RequestStatus.PENDING),
+                name="join_request_pending_once",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(status__in=RequestStatus.values),
+                name="join_request_status_known",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.club} ({self.get_status_display()})"
+
+
+# ---------------------------------------------------------------------------------------
+# Ratings: one OpenSkill rating per player, moved by every rated game (games/ratings.py).
+
+
+class Rating(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur"),
+        on_delete=models.CASCADE,
+        related_name="rating",
+    )
+    mu = models.FloatField(_("mu"))
+    sigma = models.FloatField(_("sigma"))
+    # The conservative figure shown and ranked on (mu - 3 sigma), stored to sort on it.
+    ordinal = models.FloatField(_("points de classement"), db_index=True)
+    games = models.PositiveIntegerField(_("parties classées"), default=0)
+    updated_at = models.DateTimeField(_("mise à jour le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("classement")
+        verbose_name_plural = _("classements")
+        ordering = ["-ordinal"]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.mu:.1f} ± {self.sigma:.1f}"

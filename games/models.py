@@ -113,6 +113,15 @@ class Table(models.Model):
         default=BotLevel.HEURISTIC,
     )
     allow_spectators = models.BooleanField(_("spectateurs admis"), default=False)
+    # A club-only table: the club's members may see it and sit at it without invitation.
+    club = models.ForeignKey(
+        "accounts.Club",
+        verbose_name=_("club"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tables",
+    )
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
 
@@ -271,6 +280,8 @@ class Game(models.Model):
     winner = models.PositiveSmallIntegerField(
         _("vainqueur"), choices=TEAM_CHOICES, null=True, blank=True
     )
+    # Whether the result moved the players' ratings (games/ratings.py): four humans only.
+    rated = models.BooleanField(_("classée"), default=False)
     started_at = models.DateTimeField(_("commencée le"), auto_now_add=True)
     finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
 
@@ -507,3 +518,251 @@ class TableVisit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} @ {self.table_id}: {self.seen_at:%Y-%m-%d %H:%M}"
+
+
+# ---------------------------------------------------------------------------------------
+# Ratings history: how each rated game moved each player's rating (accounts.Rating).
+
+
+class RatingChange(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur"),
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+    )
+    mu_before = models.FloatField(_("mu avant"))
+    sigma_before = models.FloatField(_("sigma avant"))
+    mu_after = models.FloatField(_("mu après"))
+    sigma_after = models.FloatField(_("sigma après"))
+    created_at = models.DateTimeField(_("le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("évolution du classement")
+        verbose_name_plural = _("évolutions du classement")
+        ordering = ["user", "created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="rating_change_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.mu_before:.1f} → {self.mu_after:.1f}"
+
+
+# ---------------------------------------------------------------------------------------
+# Tournaments: run by a club's organisers in the admin, played at tables created for each
+# match of each round (games/tournaments.py).
+
+
+class TournamentFormat(models.TextChoices):
+    ROUND_ROBIN = "round_robin", _("Toutes rondes")
+    SWISS = "swiss", _("Système suisse")
+    KNOCKOUT = "knockout", _("Élimination directe")
+
+
+class TournamentStatus(models.TextChoices):
+    REGISTRATION = "registration", _("Inscriptions ouvertes")
+    RUNNING = "running", _("En cours")
+    FINISHED = "finished", _("Terminé")
+
+
+class Tournament(models.Model):
+    Format = TournamentFormat
+    Status = TournamentStatus
+
+    club = models.ForeignKey(
+        "accounts.Club",
+        verbose_name=_("club"),
+        on_delete=models.CASCADE,
+        related_name="tournaments",
+    )
+    name = models.CharField(_("nom"), max_length=100)
+    description = models.TextField(_("description"), blank=True)
+    format = models.CharField(_("formule"), max_length=12, choices=TournamentFormat.choices)
+    # Swiss only: how many rounds (round-robin and knockout follow from the teams).
+    rounds = models.PositiveSmallIntegerField(_("nombre de rondes"), null=True, blank=True)
+    preset = models.CharField(_("règles"), max_length=20, choices=PRESET_CHOICES)
+    options = models.JSONField(
+        _("options"),
+        default=dict,
+        blank=True,
+        help_text=_("Options changées par rapport aux règles."),
+    )
+    pace = models.CharField(_("rythme"), max_length=5, choices=Pace.choices, default=Pace.ASYNC)
+    move_seconds = models.PositiveIntegerField(_("temps par coup (secondes)"), default=86400)
+    # How long a round may last; when it runs out, unfinished matches are decided by
+    # forfeit (games/tournaments.py) and the next round is paired.
+    round_hours = models.PositiveIntegerField(_("durée d'une ronde (heures)"), default=168)
+    status = models.CharField(
+        _("état"),
+        max_length=12,
+        choices=TournamentStatus.choices,
+        default=TournamentStatus.REGISTRATION,
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("créé par"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(_("créé le"), auto_now_add=True)
+    started_at = models.DateTimeField(_("commencé le"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("terminé le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournoi")
+        verbose_name_plural = _("tournois")
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(format__in=TournamentFormat.values), name="tournament_format_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=TournamentStatus.values), name="tournament_status_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(preset__in=list(PRESETS)), name="tournament_preset_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def rules(self) -> Rules:
+        return rules_for(self.preset, self.options)
+
+
+class TournamentTeam(models.Model):
+    """A registered pair, or a player alone until an organiser gives them a partner."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
+    player_one = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur 1"),
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    player_two = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("joueur 2"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    name = models.CharField(_("nom d'équipe"), max_length=60, blank=True)
+    # Order of strength for the first pairing and the last tie-break (1 is the best).
+    seed = models.PositiveSmallIntegerField(_("tête de série"), null=True, blank=True)
+    registered_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("équipe")
+        verbose_name_plural = _("équipes")
+        ordering = ["tournament", "seed", "registered_at", "pk"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(player_two__isnull=True) | ~Q(player_two=models.F("player_one")),
+                name="team_two_players",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.name:
+            return self.name
+        if self.player_two_id is None:
+            return str(self.player_one)
+        return f"{self.player_one} & {self.player_two}"
+
+    @property
+    def complete(self) -> bool:
+        return self.player_two_id is not None
+
+
+class TournamentRound(models.Model):
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField(_("ronde"))
+    deadline = models.DateTimeField(_("fin de la ronde"), null=True, blank=True, db_index=True)
+    started_at = models.DateTimeField(_("commencée le"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ronde")
+        verbose_name_plural = _("rondes")
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "number"], name="round_number_once"),
+        ]
+
+    def __str__(self) -> str:
+        return _("Ronde %(n)s de %(t)s") % {"n": self.number, "t": self.tournament}
+
+
+class MatchResult(models.TextChoices):
+    PLAYED = "played", _("Jouée")
+    BYE = "bye", _("Exempt")
+    FORFEIT = "forfeit", _("Forfait")
+
+
+class TournamentMatch(models.Model):
+    """Two teams at one table for one game; a bye has no second team and no table."""
+
+    Result = MatchResult
+
+    round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="matches")
+    # Place in the round: the table number, and in a knockout the slot in the bracket.
+    position = models.PositiveSmallIntegerField(_("table n°"))
+    team_one = models.ForeignKey(
+        TournamentTeam, verbose_name=_("équipe 1"), on_delete=models.CASCADE, related_name="+"
+    )
+    team_two = models.ForeignKey(
+        TournamentTeam,
+        verbose_name=_("équipe 2"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    table = models.OneToOneField(
+        Table,
+        verbose_name=_("table"),
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournament_match",
+    )
+    winner = models.ForeignKey(
+        TournamentTeam,
+        verbose_name=_("vainqueur"),
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    score_one = models.IntegerField(_("points équipe 1"), default=0)
+    score_two = models.IntegerField(_("points équipe 2"), default=0)
+    result = models.CharField(_("résultat"), max_length=8, choices=MatchResult.choices, blank=True)
+    finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matchs")
+        ordering = ["round", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "position"], name="match_position_once"),
+            models.CheckConstraint(
+                condition=Q(result__in=["", *MatchResult.values]), name="match_result_known"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.team_two_id is None:
+            return _("%(team)s exempte") % {"team": self.team_one}
+        return f"{self.team_one} – {self.team_two}"
+
+    @property
+    def finished(self) -> bool:
+        return bool(self.result)

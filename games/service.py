@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from games import rules as engine
 from games.clock import clock_deadline, turn_deadline
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
+from games.results import game_finished
 from games.selectors import deck_cards, deck_codes, hand_actions, replay_hand
 
 
@@ -218,6 +219,7 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
         game.save()
         table.status = Table.Status.FINISHED
         table.turn = None
+        game_finished(game)
         return ["status"]
     game.save()
     table.current_hand = _deal(game, hand.number + 1, after.dealer)
@@ -329,6 +331,7 @@ def _forfeit(table: Table, seat: Seat, now) -> Outcome:
     table.deadline = None
     table.version = version
     table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
+    game_finished(game)
     _after_commit(table.pk, version, False)
     return Outcome(version, True)
 

@@ -1,0 +1,9 @@
+"""OpenSkill team ratings. To be written (issue 7)."""
+
+from __future__ import annotations
+
+from games.models import Game
+
+
+def rate_game(game: Game) -> None:
+    """Move the four players' ratings after a rated game (four humans)."""

@@ -1,0 +1,18 @@
+"""What follows the end of a game, inside the transaction that ends it.
+
+``games.service`` calls ``game_finished`` once per game, whichever way it ended (the
+target reached, or a forfeit on time), after the game's winner and the table's status are
+saved and before the table's lock is released: the ratings move (games/ratings.py) and a
+tournament match takes its result (games/tournaments.py) atomically with the last move.
+"""
+
+from __future__ import annotations
+
+from games.models import Game
+
+
+def game_finished(game: Game) -> None:
+    from games import ratings, tournaments
+
+    ratings.rate_game(game)
+    tournaments.game_finished(game)
