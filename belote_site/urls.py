@@ -1,5 +1,5 @@
 """Root URLs: the home page, accounts (ours and allauth's) under /comptes/, the tables
-under /tables/, the admin, i18n.
+under /tables/, clubs, tournaments and player pages, the admin, i18n.
 
 The language switch is our wrapper of Django's set_language (it also saves a logged-in
 player's preference), at the URL and name django.conf.urls.i18n would give it.
@@ -8,6 +8,7 @@ player's preference), at the URL and name django.conf.urls.i18n would give it.
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts import players
 from accounts import views as accounts_views
 from belote_site import views
 from games import notification_views
@@ -17,6 +18,9 @@ urlpatterns = [
     path("comptes/", include("accounts.urls")),
     path("comptes/", include("allauth.urls")),
     path("tables/", include("games.urls")),
+    path("clubs/", include("accounts.club_urls")),
+    path("tournois/", include("games.tournament_urls")),
+    path("joueurs/<str:username>/", players.player_profile, name="player"),
     path("notifications/", notification_views.notification_list, name="notifications"),
     path("notifications/lues/", notification_views.notifications_read, name="notifications_read"),
     path("i18n/setlang/", accounts_views.set_language, name="set_language"),

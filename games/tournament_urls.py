@@ -1,0 +1,12 @@
+"""URLs of the tournaments, under /tournois/."""
+
+from django.urls import path
+
+from games import tournament_views
+
+app_name = "tournaments"
+
+urlpatterns = [
+    path("<int:tournament_id>/", tournament_views.tournament_detail, name="detail"),
+    path("<int:tournament_id>/tableau/", tournament_views.tournament_bracket, name="bracket"),
+]
