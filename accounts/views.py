@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 
 from accounts import vacations
 from accounts.forms import ProfileForm, VacationForm
+from accounts.models import Rating
 
 
 @login_required
@@ -37,6 +38,7 @@ def _profile_context(request: HttpRequest, form, vacation_form=None) -> dict:
         "vacation_form": vacation_form or VacationForm(),
         "vacations": request.user.vacations.filter(end__gte=today).order_by("start"),
         "vacation_days_left": vacations.days_left(request.user, today.year),
+        "rating": Rating.objects.filter(user=request.user).first(),
     }
 
 
