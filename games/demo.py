@@ -1,20 +1,25 @@
 """Demo tables for local development (``manage.py belote_demo``), made through the service.
 
 Alice gets a live table with three bots waiting for her move, an asynchronous table with
-the other demo players, and a finished game whose hands can be replayed. Nothing is
-created twice: the tables are recognised by their creator.
+the other demo players, and a finished game whose hands can be replayed. The four demo
+players form a club (Alice owns it, Bob organises it) with a club table of Bob's waiting
+for players. Nothing is created twice: the tables are recognised by their creator, the
+club by its address.
 """
 
 from __future__ import annotations
 
 import random
 
+from accounts import clubs
+from accounts.models import Club, ClubRole
 from games import lobby, service
 from games.bots import choose_action
 from games.models import BotLevel, Table
 from games.selectors import hand_state
 
 SOUTH = 2
+DEMO_CLUB = "club-des-quatre"
 
 
 def ensure_demo_tables(alice, others) -> int:
@@ -44,6 +49,26 @@ def ensure_demo_tables(alice, others) -> int:
     lobby.start(table=done, by=alice)
     _play_to_the_end(done.pk, alice)
     return 3
+
+
+def ensure_demo_club(alice, others) -> int:
+    """The demo club and its club table, if missing; returns how many clubs were made."""
+    if Club.objects.filter(slug=DEMO_CLUB).exists():
+        return 0
+    bob, *members = others
+    club = clubs.found_club(
+        name="Club des Quatre",
+        slug=DEMO_CLUB,
+        owner=alice,
+        description="Le club des joueurs de démonstration : une table de club vous attend.",
+    )
+    clubs.add_member(club=club, by=alice, user=bob, role=ClubRole.ORGANISER)
+    for user in members:
+        clubs.add_member(club=club, by=bob, user=user)
+    lobby.create_private_table(
+        created_by=bob, preset="classique", target=1000, fill_with_bots=True, club=club
+    )
+    return 1
 
 
 def _play_to_the_end(table_id: int, user) -> None:

@@ -11,6 +11,7 @@ from django import forms
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.clubs import member_clubs
 from games.lobby import PRESET_OPTIONS, SOUTH, forfeit_after_message
 from games.models import (
     ASYNC_MOVE_SECONDS,
@@ -133,7 +134,7 @@ class TableForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, data=None, *, preset: str | None = None, **kwargs) -> None:
+    def __init__(self, data=None, *, preset: str | None = None, user=None, **kwargs) -> None:
         self.chosen_preset = preset_of(data if data is not None else {"preset": preset})
         rules = PRESETS[self.chosen_preset]
         initial = {
@@ -176,6 +177,18 @@ class TableForm(forms.Form):
                     widget=forms.RadioSelect,
                 )
             self.fields[option.name] = field
+        # A club table, for the clubs the creator belongs to; none chosen: a private one.
+        clubs = member_clubs(user).order_by("name")
+        if clubs.exists():
+            self.fields["club"] = forms.ModelChoiceField(
+                label=_("Club"),
+                queryset=clubs,
+                required=False,
+                empty_label=_("Aucun : table privée"),
+                help_text=_(
+                    "Les membres du club voient une table de club et s'y assoient sans invitation."
+                ),
+            )
 
     @property
     def _targets(self) -> tuple[int, ...]:
@@ -235,6 +248,7 @@ class TableForm(forms.Form):
             "seat": data["seat"],
             "allow_spectators": data["allow_spectators"],
             "timeout_policy": data["timeout_policy"] or TimeoutPolicy.BOT,
+            "club": data.get("club"),
             # The number of timeouts only counts under the forfeit policy.
             **(
                 {"forfeit_after": data["forfeit_after"]}

@@ -28,7 +28,7 @@ class Command(BaseCommand):
                 "belote_demo refuses to run with DEBUG=False: demo accounts have a public "
                 "password and must never exist on a real site."
             )
-        from games.demo import ensure_demo_tables
+        from games.demo import ensure_demo_club, ensure_demo_tables
 
         created = 0
         with transaction.atomic():
@@ -42,6 +42,8 @@ class Command(BaseCommand):
         others = [players[name] for name, _ in DEMO_PLAYERS[1:]]
         tables = ensure_demo_tables(players["alice"], others)
         self.stdout.write(f"Demo tables ready ({tables} created) for alice.")
+        made = ensure_demo_club(players["alice"], others)
+        self.stdout.write(f"Demo club ready ({made} created): /clubs/club-des-quatre/")
 
 
 def ensure_demo_player(*, username: str, display_name: str) -> bool:
