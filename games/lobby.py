@@ -19,6 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import Membership
 from games import service
 from games.clock import turn_deadline
 from games.models import (
@@ -32,6 +33,7 @@ from games.models import (
     Seat,
     Table,
     TimeoutPolicy,
+    TournamentMatch,
     new_invite_token,
 )
 from games.rules import PRESET_TARGETS, PRESETS
@@ -89,8 +91,13 @@ def create_private_table(
     allow_spectators: bool = False,
     timeout_policy: str = TimeoutPolicy.BOT,
     forfeit_after: int = 3,
+    club=None,
 ) -> Table:
-    """A private table in the lobby, its creator seated at ``seat`` (South by default)."""
+    """A private table in the lobby, its creator seated at ``seat`` (South by default).
+
+    With a ``club`` (one the creator belongs to) it is a club table: every member of the
+    club sees it and may take a free seat without an invitation.
+    """
     if preset not in PRESETS:
         raise ServiceError("unknown_preset", _("Ces règles n'existent pas."))
     if target not in PRESET_TARGETS[preset]:
@@ -117,6 +124,8 @@ def create_private_table(
         )
     if type(forfeit_after) is not int or not FORFEIT_AFTER[0] <= forfeit_after <= FORFEIT_AFTER[1]:
         raise ServiceError("bad_forfeit_after", forfeit_after_message())
+    if club is not None and not Membership.objects.filter(club=club, user=created_by).exists():
+        raise ServiceError("not_club_member", _("Vous n'êtes pas membre de ce club."), 403)
     with transaction.atomic():
         table = service.create_table(
             created_by=created_by,
@@ -131,8 +140,10 @@ def create_private_table(
         table.allow_spectators = bool(allow_spectators)
         table.timeout_policy = timeout_policy
         table.forfeit_after = forfeit_after
+        table.club = club
         table.save(
             update_fields=[
+                "club",
                 "pace",
                 "move_seconds",
                 "fill_with_bots",
@@ -371,6 +382,9 @@ def rematch(
             return Outcome(table.version, False)
         if table.status != Table.Status.FINISHED or table.current_hand is None:
             raise ServiceError("not_finished", _("La partie n'est pas terminée."), 409)
+        # A tournament match is one game: its result is in, the next round has its tables.
+        if TournamentMatch.objects.filter(table=table).exists():
+            raise ServiceError("tournament_table", _("Une table de tournoi ne se rejoue pas."), 409)
         last = table.current_hand
         rules = table.rules
         dealer = next_dealer(rules, last.dealer)

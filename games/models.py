@@ -668,6 +668,16 @@ class TournamentTeam(models.Model):
                 condition=Q(player_two__isnull=True) | ~Q(player_two=models.F("player_one")),
                 name="team_two_players",
             ),
+            # A player is in one team of a tournament; the service also checks that nobody
+            # is player one of a team and player two of another (not expressible here).
+            models.UniqueConstraint(
+                fields=["tournament", "player_one"], name="team_player_one_once"
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player_two"],
+                condition=Q(player_two__isnull=False),
+                name="team_player_two_once",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -756,6 +766,23 @@ class TournamentMatch(models.Model):
             models.CheckConstraint(
                 condition=Q(result__in=["", *MatchResult.values]), name="match_result_known"
             ),
+            models.CheckConstraint(
+                condition=Q(team_two__isnull=True) | ~Q(team_two=models.F("team_one")),
+                name="match_two_teams",
+            ),
+            # A bye is exactly a match without a second team; it has no table.
+            models.CheckConstraint(
+                condition=Q(team_two__isnull=True, result="bye", table__isnull=True)
+                | Q(team_two__isnull=False, result__in=["", "played", "forfeit"]),
+                name="match_bye_alone",
+            ),
+            # Decided means a winner, one of the two teams.
+            models.CheckConstraint(
+                condition=Q(result="", winner__isnull=True)
+                | Q(~Q(result=""), winner=models.F("team_one"))
+                | Q(~Q(result=""), winner=models.F("team_two")),
+                name="match_winner_plays",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -766,3 +793,14 @@ class TournamentMatch(models.Model):
     @property
     def finished(self) -> bool:
         return bool(self.result)
+
+    @property
+    def team_ids(self) -> tuple[int, ...]:
+        return tuple(t for t in (self.team_one_id, self.team_two_id) if t is not None)
+
+    @property
+    def loser_id(self) -> int | None:
+        """The team that lost a decided match (None for a bye or an undecided match)."""
+        if self.winner_id is None or self.team_two_id is None:
+            return None
+        return self.team_two_id if self.winner_id == self.team_one_id else self.team_one_id

@@ -1,9 +1,10 @@
 """What follows the end of a game, inside the transaction that ends it.
 
 ``games.service`` calls ``game_finished`` once per game, whichever way it ended (the
-target reached, or a forfeit on time), after the game's winner and the table's status are
-saved and before the table's lock is released: the ratings move (games/ratings.py) and a
-tournament match takes its result (games/tournaments.py) atomically with the last move.
+target reached, or a forfeit on time), once the game's winner and end time are saved and
+before the table's lock is released (the table row itself may not be saved yet: read the
+result from the game): the ratings move (games/ratings.py) and a tournament match takes
+its result (games/tournaments.py) atomically with the last move.
 """
 
 from __future__ import annotations

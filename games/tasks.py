@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.tasks import task
 
-from games import service, timing
+from games import service, timing, tournaments
 
 
 @task()
@@ -30,4 +30,5 @@ def check_absent_task(table_id: int, version: int) -> None:
 @task()
 def sweep_task() -> None:
     timing.sweep()
+    tournaments.sweep_round_deadlines()
     timing.schedule_sweep()

@@ -1,17 +1,23 @@
-"""Catch up on time: passed deadlines, stalled bot turns, absent live players.
+"""Catch up on time: passed deadlines, stalled bot turns, absent live players, and
+tournament rounds past their deadline.
 
-``belote_sweep`` runs the sweep once (games/timing.py); running it again does nothing
-more. ``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
-db_worker then runs every SWEEP_SECONDS (it re-enqueues itself, once).
+``belote_sweep`` runs the sweep once (games/timing.py, then
+games.tournaments.sweep_round_deadlines); running it again does nothing more.
+``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
+db_worker then runs every SWEEP_SECONDS (it re-enqueues itself, once) and which closes
+the overdue tournament rounds too.
 """
 
 from django.core.management.base import BaseCommand
 
-from games import timing
+from games import timing, tournaments
 
 
 class Command(BaseCommand):
-    help = "Applique les délais dépassés et relance les robots en attente."
+    help = (
+        "Applique les délais dépassés, relance les robots en attente et clôt les rondes "
+        "de tournoi échues."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -26,4 +32,6 @@ class Command(BaseCommand):
             self.stdout.write("sweep scheduled" if queued else "sweep already scheduled")
             return
         moved = timing.sweep()
+        rounds = tournaments.sweep_round_deadlines()
         self.stdout.write(f"{moved} table(s) moved")
+        self.stdout.write(f"{rounds} tournament round(s) closed")

@@ -1,0 +1,20 @@
+"""The form of the tournament page: registering, with a partner or alone."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.tournaments import TEAM_NAME_LENGTH
+
+
+class RegisterForm(forms.Form):
+    partner = forms.CharField(
+        label=_("Partenaire (nom d'utilisateur)"),
+        max_length=150,
+        required=False,
+        help_text=_(
+            "Laissez vide pour vous inscrire seul : l'organisateur vous trouvera un partenaire."
+        ),
+    )
+    name = forms.CharField(
+        label=_("Nom d'équipe (facultatif)"), max_length=TEAM_NAME_LENGTH, required=False
+    )
