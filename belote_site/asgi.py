@@ -9,11 +9,11 @@ development sets DJANGO_SETTINGS_MODULE=belote_site.settings.dev (see scripts/ru
 
 import os
 
-from django.core.asgi import get_asgi_application
-
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "belote_site.settings.prod")
 
 # Set up Django (apps, models) before importing anything that touches models.
+from belote_site.handlers import get_asgi_application  # noqa: E402
+
 django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402

@@ -13,18 +13,21 @@ them out. The seat of the viewer is at the bottom, the next one in the clockwise
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db.models import Prefetch, prefetch_related_objects
 from django.urls import reverse
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from games import presence
 from games import rules as engine
+from games.memo import Memo
 from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
-from games.selectors import deck_cards, hand_actions, hand_state
+from games.selectors import deck_cards, hand_actions, table_state
 
 SEAT_LETTERS = engine.SEATS  # "NESW": N=0 E=1 S=2 W=3
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -79,10 +82,18 @@ TRUMP_ORDER = "J9ATKQ87"
 
 def card_name(code: str) -> str:
     """What a screen reader says for a card: ``valet de coeur``."""
-    return _("%(rank)s de %(suit)s") % {
+    return _card_words(code, get_language())[0]
+
+
+@functools.cache
+def _card_words(code: str, language: str) -> tuple[str, str]:
+    """A card's name and the rank in its corner, in ``language`` (the active one): the
+    translations are looked up once per card and language."""
+    name = _("%(rank)s de %(suit)s") % {
         "rank": RANK_NAMES[code[0]],
         "suit": SUIT_NAMES[code[1]],
     }
+    return name, str(RANK_LABELS[code[0]])
 
 
 @dataclass(frozen=True)
@@ -96,7 +107,7 @@ class Card:
 
     @property
     def rank(self) -> str:
-        return str(RANK_LABELS[self.code[0]])
+        return _card_words(self.code, get_language())[1]
 
     @property
     def symbol(self) -> str:
@@ -164,6 +175,11 @@ def _seat_name(letter_or_position: str | int | None) -> str:
         if isinstance(letter_or_position, str)
         else letter_or_position
     )
+    return _seat_label(position, get_language())
+
+
+@functools.cache
+def _seat_label(position: int, language: str) -> str:
     return str(SEAT_NAMES[position])
 
 
@@ -449,6 +465,7 @@ class Board:
     can_rematch: bool
     turn_seat: SeatShown | None
     deadline: Any = None
+    history_key: tuple = ()  # what the sheet and the previous games depend on
 
     @property
     def is_spectator(self) -> bool:
@@ -506,19 +523,54 @@ def _belote(view: dict) -> list[BeloteShown]:
     return [BeloteShown(b["seat"], b["suit"], b["call"]) for b in view["belote"]]
 
 
+def table_seats(table: Table) -> list[Seat]:
+    """The table's four seats in order, with their users: one query, none when the table
+    was fetched with them (``Prefetch`` of ``seats``) or they were asked for already."""
+    seats = Seat.objects.select_related("user").order_by("position")
+    prefetch_related_objects([table], Prefetch("seats", queryset=seats))
+    return list(table.seats.all())
+
+
+# What a table shows of the game so far, the same for the whole hand: its finished hands
+# and its previous games. (table, current hand, its deck, status) -> (sheet, games).
+_history = Memo(1024)
+
+
+def _game_history(table: Table) -> tuple[list[HandResult], list[Game]]:
+    hand_row = table.current_hand
+    game = hand_row.game
+
+    def read() -> tuple[list[HandResult], list[Game]]:
+        sheet = [
+            HandResult(h, game.number, table.pk)
+            for h in game.hands.exclude(ended="").order_by("number")
+        ]
+        previous = []
+        if game.number > 1:
+            previous = list(table.games.exclude(pk=game.pk).order_by("number"))
+        return sheet, previous
+
+    return _history.get_or_compute(_history_key(table), read)
+
+
+def _history_key(table: Table) -> tuple:
+    hand_row = table.current_hand
+    return (table.pk, table.created_at, hand_row.pk, hand_row.dealer, hand_row.deck, table.status)
+
+
 def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Board:
     """The board of a started table as ``user`` may see it (a spectator if not seated).
 
     ``dismissed_hand`` is the id of a finished hand whose summary the viewer closed
     ("Donne suivante").
     """
-    seats = list(table.seats.select_related("user").order_by("position"))
+    seats = table_seats(table)
     mine = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     my_position = mine.position if mine is not None else None
     bottom = my_position if my_position is not None else SOUTH
     hand_row = table.current_hand
     game = hand_row.game
-    state = hand_state(table, hand_row)
+    state = table_state(table)
     view = engine.view(state, my_position)
 
     contract = Mode(view["contract"]["mode"]) if view["contract"] else None
@@ -580,10 +632,7 @@ def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Boa
         ]
         centre_is_last = True
 
-    finished_hands = [
-        HandResult(h, game.number, table.pk)
-        for h in game.hands.exclude(ended="").order_by("number")
-    ]
+    finished_hands, previous_games = _game_history(table)
     summary = None
     if view["phase"] == engine.BIDDING and hand_row.number > 1:
         previous = next((r for r in finished_hands if r.number == hand_row.number - 1), None)
@@ -622,7 +671,7 @@ def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Boa
         announces=announces,
         belote=belote,
         sheet=finished_hands,
-        previous_games=list(table.games.exclude(pk=game.pk).order_by("number")),
+        previous_games=previous_games,
         summary=summary,
         final=final,
         winner=game.winner if finished else None,
@@ -630,6 +679,7 @@ def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Boa
         can_rematch=finished and my_position is not None,
         turn_seat=turn_seat,
         deadline=table.deadline,
+        history_key=_history_key(table),
     )
 
 

@@ -4,12 +4,24 @@ No game data travels in a broadcast, so nothing hidden can leak through it; each
 fetches its own view of the table when the version moves (see games/consumers.py). A
 change of who is connected (games/presence.py) is a version-less ping of the same kind:
 ``{"table": id, "presence": true}``.
+
+``table_changed`` is called by synchronous code after a commit: in Daphne's request
+threads, and in processes without an event loop (the task worker playing the bots). There
+``async_to_sync`` would make a new event loop, in a new thread, with new connections to
+Redis, for every move; a channel layer shared between processes (Redis) is therefore used
+from one event loop that lives in a thread of its own, and keeps its connections. The
+in-memory layer only reaches the consumers of its own process, through their loop: it
+keeps ``async_to_sync``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import threading
+
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 
 
 def table_group(table_id: int) -> str:
@@ -20,9 +32,11 @@ def table_changed(table_id: int, version: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
-        table_group(table_id), {"type": "table.changed", "table": table_id, "version": version}
-    )
+    message = {"type": "table.changed", "table": table_id, "version": version}
+    if isinstance(layer, InMemoryChannelLayer):
+        async_to_sync(layer.group_send)(table_group(table_id), message)
+    else:
+        _sender.run(layer.group_send(table_group(table_id), message))
 
 
 async def presence_changed(table_id: int) -> None:
@@ -31,3 +45,27 @@ async def presence_changed(table_id: int) -> None:
     if layer is None:
         return
     await layer.group_send(table_group(table_id), {"type": "table.presence", "table": table_id})
+
+
+class _LoopThread:
+    """An event loop running in a daemon thread, started at the first call (again after a
+    fork); ``run`` waits for a coroutine to finish there and returns its result."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._pid = 0
+
+    def run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self._running_loop()).result()
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None or self._pid != os.getpid():
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="broadcast", daemon=True).start()
+                self._loop, self._pid = loop, os.getpid()
+            return self._loop
+
+
+_sender = _LoopThread()

@@ -4,11 +4,14 @@ and the rows of a player's dashboard."""
 from __future__ import annotations
 
 import datetime
+import json
 from dataclasses import dataclass
 
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 
+from accounts.models import Membership
 from games import rules as engine
+from games.memo import Memo
 from games.models import Action, Hand, Seat, Table
 
 
@@ -20,9 +23,14 @@ def deck_cards(codes: str) -> list[int]:
     return [engine.card_of(codes[i : i + 2]) for i in range(0, len(codes), 2)]
 
 
-def hand_actions(hand: Hand) -> list[engine.Action]:
-    payloads = Action.objects.filter(hand=hand).order_by("seq").values_list("payload", flat=True)
-    return [engine.Action.parse(p["action"]) for p in payloads]
+def hand_actions(hand: Hand, *, upto: int | None = None) -> list[engine.Action]:
+    """The moves of a hand in order (up to the table version ``upto``). Other actions
+    logged with the hand, such as a ``forfeit``, are not moves of the engine."""
+    actions = Action.objects.filter(hand=hand)
+    if upto is not None:
+        actions = actions.filter(seq__lte=upto)
+    payloads = actions.order_by("seq").values_list("payload", flat=True)
+    return [engine.Action.parse(p["action"]) for p in payloads if "action" in p]
 
 
 def replay_hand(rules: engine.Rules, hand: Hand, actions: list[engine.Action]):
@@ -39,19 +47,67 @@ def hand_state(table: Table, hand: Hand | None = None) -> engine.HandState:
     return replay_hand(table.rules, hand, hand_actions(hand))
 
 
+# The current hand's state at a table version: (table, hand, deck, version) -> HandState.
+_states = Memo(2048)
+
+
+def _state_key(table: Table) -> tuple:
+    # The table's creation time, rules and the hand's dealer too: a row id may come back
+    # after a deletion (a test database is emptied between tests), with the same deck.
+    hand = table.current_hand
+    rules = (table.preset, json.dumps(table.options, sort_keys=True))
+    return (table.pk, table.created_at, rules, hand.pk, hand.dealer, hand.deck, table.version)
+
+
+def table_state(table: Table) -> engine.HandState:
+    """The current hand of ``table`` as it stands at ``table.version``.
+
+    Replayed from the moves logged up to that version, once per process and version
+    (games/memo.py): a version's moves never change.
+    """
+    if table.current_hand_id is None:
+        raise ValueError("this table has no hand yet")
+
+    def replay() -> engine.HandState:
+        hand = table.current_hand
+        return replay_hand(table.rules, hand, hand_actions(hand, upto=table.version))
+
+    return _states.get_or_compute(_state_key(table), replay)
+
+
+def remember_state(table: Table, state: engine.HandState) -> None:
+    """``state`` is the current hand of ``table`` at ``table.version`` (games.service
+    knows it after a move): once committed, readers of that version need not replay it."""
+    if table.current_hand_id is not None:
+        _states.keep(_state_key(table), state)
+
+
 # ---------------------------------------------------------------------------------------
 # Who may see a table
 
 
-def visible_tables(user) -> QuerySet[Table]:
-    """The tables ``user`` may see: created by them, where they sit, or invited to.
-
-    Every table is private for now: nobody else sees it (the views answer 404).
-    """
+def own_tables(user) -> QuerySet[Table]:
+    """The tables that are ``user``'s: created by them, where they sit, or invited to."""
     if not getattr(user, "is_authenticated", False):
         return Table.objects.none()
     return Table.objects.filter(
         Q(created_by=user) | Q(seats__user=user) | Q(invitations__user=user)
+    ).distinct()
+
+
+def visible_tables(user) -> QuerySet[Table]:
+    """The tables ``user`` may see: their own, and those of the clubs they belong to.
+
+    Nobody else sees a table (the views answer 404). A club table is seen through the
+    membership only: whoever leaves the club no longer sees it, unless they sit at it.
+    """
+    if not getattr(user, "is_authenticated", False):
+        return Table.objects.none()
+    return Table.objects.filter(
+        Q(created_by=user)
+        | Q(seats__user=user)
+        | Q(invitations__user=user)
+        | Q(club__memberships__user=user)
     ).distinct()
 
 
@@ -60,7 +116,18 @@ def can_view(user, table: Table) -> bool:
         return False
     if table.created_by_id == user.pk:
         return True
-    return table.seats.filter(user=user).exists() or table.invitations.filter(user=user).exists()
+    return (
+        table.seats.filter(user=user).exists()
+        or table.invitations.filter(user=user).exists()
+        or in_table_club(user, table)
+    )
+
+
+def in_table_club(user, table: Table) -> bool:
+    """Whether ``user`` belongs to the club of a club table (False for other tables)."""
+    if table.club_id is None or not getattr(user, "is_authenticated", False):
+        return False
+    return Membership.objects.filter(club_id=table.club_id, user=user).exists()
 
 
 def can_watch(user, table: Table) -> bool:
@@ -118,8 +185,9 @@ def dashboard(user) -> list[DashboardRow]:
         .exclude(ended="")
         .order_by("-game__number", "-number")
     )
+    # Their own tables only: a club's other tables are on the club page.
     tables = (
-        visible_tables(user)
+        own_tables(user)
         .select_related("current_hand__game", "created_by")
         .prefetch_related("seats__user")
         .annotate(

@@ -25,7 +25,7 @@ from games import rules as engine
 from games.clock import clock_deadline, turn_deadline
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.results import game_finished
-from games.selectors import deck_cards, deck_codes, hand_actions, replay_hand
+from games.selectors import deck_cards, deck_codes, remember_state, table_state
 
 
 class ServiceError(Exception):
@@ -125,6 +125,7 @@ def start_table(
         table.save(
             update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
         )
+        remember_state(table, _dealt(table))
     _after_commit(table.pk, version, seats[table.turn].bot_plays, clock=table)
     return Outcome(version, True)
 
@@ -159,8 +160,7 @@ def submit(
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("La partie n'est pas en cours."), 409)
         hand = table.current_hand
-        rules = table.rules
-        before = replay_hand(rules, hand, hand_actions(hand))
+        before = table_state(table)
         try:
             after = engine.apply(before, action, seat)
         except engine.IllegalAction as error:
@@ -193,6 +193,9 @@ def submit(
         table.deadline = turn_deadline(table, seats)
         table.version = version
         table.save(update_fields=fields)
+        # The pages of this version, and the next move, need not replay the hand.
+        current = after if table.current_hand_id == hand.pk else _dealt(table)
+        remember_state(table, current)
     _after_commit(table.pk, version, bot_next and notify_bots, clock=table)
     return Outcome(version, True)
 
@@ -231,6 +234,12 @@ def _first_turn(rules: engine.Rules, hand: Hand) -> int:
     return engine.deal(rules, hand.dealer, deck_cards(hand.deck)).turn
 
 
+def _dealt(table: Table) -> engine.HandState:
+    """The state of the table's current hand before its first move."""
+    hand = table.current_hand
+    return engine.deal(table.rules, hand.dealer, deck_cards(hand.deck))
+
+
 def _deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -> Hand:
     return Hand.objects.create(
         game=game, number=number, dealer=dealer, deck=deck_codes(deck or shuffled_deck())
@@ -251,7 +260,7 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
     table = Table.objects.select_related("current_hand").filter(pk=table_id).first()
     if table is None or table.version != version or table.status != Table.Status.PLAYING:
         return None
-    state = replay_hand(table.rules, table.current_hand, hand_actions(table.current_hand))
+    state = table_state(table)
     seat = Seat.objects.get(table=table, position=state.turn)
     if not seat.bot_plays:
         return None
@@ -301,8 +310,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
         seat.save(update_fields=["timeouts"])
         if table.timeout_policy == TimeoutPolicy.FORFEIT and seat.timeouts >= table.forfeit_after:
             return _forfeit(table, seat, now)
-        hand = table.current_hand
-        state = replay_hand(table.rules, hand, hand_actions(hand))
+        state = table_state(table)
         action = choose_action(state, BotLevel.HEURISTIC, _bot_rng())
         return submit(
             table_id=table_id,
@@ -332,6 +340,27 @@ def _forfeit(table: Table, seat: Seat, now) -> Outcome:
     table.version = version
     table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
     game_finished(game)
+    _after_commit(table.pk, version, False)
+    return Outcome(version, True)
+
+
+def abandon_table(*, table_id: int, reason: str) -> Outcome:
+    """Stop a table for good, its game unfinished: no winner, the scores as they stand.
+
+    For a tournament round that ran out of time (games/tournaments.py decides the match
+    itself). One system action ``abandon``; the bots and clocks queued for the table then
+    find it no longer in play. A table already over is left as it is.
+    """
+    with transaction.atomic():
+        table = _lock(table_id)
+        if table.status not in (Table.Status.LOBBY, Table.Status.PLAYING):
+            return Outcome(table.version, False)
+        version = _log(table, None, None, "abandon", {"reason": reason})
+        table.status = Table.Status.ABANDONED
+        table.turn = None
+        table.deadline = None
+        table.version = version
+        table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
     _after_commit(table.pk, version, False)
     return Outcome(version, True)
 
@@ -427,9 +456,10 @@ def _after_commit(
     from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
 
     transaction.on_commit(lambda: table_changed(table_id, version))
-    transaction.on_commit(lambda: notifications.turn_started(table_id, version))
     now = timezone.now()
     live = clock is not None and clock.pace == Pace.LIVE
+    if not live:  # live tables get no turn notifications: not even the query deciding it
+        transaction.on_commit(lambda: notifications.turn_started(table_id, version))
     if bot_next:
         task = play_bot_move_task
         if live:
@@ -450,6 +480,7 @@ __all__ = [
     "Outcome",
     "SeatAgent",
     "ServiceError",
+    "abandon_table",
     "create_table",
     "expire_deadline",
     "play_bot_move",

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import lobby, notifications, service, timing
-from games.board import hand_replay, table_board
+from games.board import hand_replay, table_board, table_seats
 from games.forms import (
     PRESET_LABELS,
     BotForm,
@@ -77,11 +77,16 @@ def table_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def table_create(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
-        form = TableForm(preset=request.GET.get("preset"))
+        # ?club=<id>: the club page's "new club table" link chooses the club.
+        form = TableForm(
+            preset=request.GET.get("preset"),
+            user=request.user,
+            initial={"club": request.GET.get("club")},
+        )
         # htmx asks for the options of another preset when the select changes.
         template = "games/create.html#options" if request.htmx else "games/create.html"
         return render(request, template, {"form": form})
-    form = TableForm(request.POST)
+    form = TableForm(request.POST, user=request.user)
     error = None
     if form.is_valid():
         try:
@@ -453,11 +458,15 @@ def _visible_table(request: HttpRequest, table_id: int) -> Table:
 
 
 def _watchable_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may see it or watch it as a spectator; else a 404."""
+    """The table, if the user may see it or watch it as a spectator; else a 404.
+
+    Its seats come with it (``table_seats``): whoever sits at the table may watch it.
+    """
     table = get_object_or_404(
         Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
     )
-    if not can_watch(request.user, table):
+    seated = any(seat.user_id == request.user.pk for seat in table_seats(table))
+    if not (seated or can_watch(request.user, table)):
         raise Http404
     return table
 
@@ -478,7 +487,7 @@ def _join_context(table: Table) -> dict:
 
 def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
     user = request.user
-    seats = list(table.seats.select_related("user").order_by("position"))
+    seats = table_seats(table)
     my_seat = next((s for s in seats if s.user_id == user.pk), None)
     is_creator = table.created_by_id == user.pk
     in_lobby = table.status == Table.Status.LOBBY
@@ -510,7 +519,7 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "bot_levels": BotLevel.choices,
         "invite_form": InviteForm(),
         "notice": None,
-        "is_spectator": not can_view(user, table),
+        "is_spectator": my_seat is None and not can_view(user, table),
         "board": None,
     }
     if table.current_hand_id is not None:

@@ -30,3 +30,14 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memos():
+    """Row ids and fixed decks come again from test to test: no memo of a table version
+    (games/memo.py) may outlive its test."""
+    from games import memo
+
+    memo.clear_all()
+    yield
+    memo.clear_all()

@@ -10,6 +10,7 @@ What depends on where the site runs comes from the environment:
 
 import os
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import dj_database_url
 from django.utils.csp import CSP
@@ -55,6 +56,9 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "belote_site.urls"
 ASGI_APPLICATION = "belote_site.asgi.application"
+# How many requests one Daphne process runs at once (belote_site/handlers.py); the others
+# wait for a turn. Several processes serve more (README, "Configuration for production").
+ASGI_REQUEST_THREADS = int(os.environ.get("ASGI_REQUEST_THREADS", 4))
 
 TEMPLATES = [
     {
@@ -83,6 +87,9 @@ SQLITE_OPTIONS = {
 }
 
 
+CONN_MAX_AGE = 600  # seconds a connection serves requests before a new one is opened
+
+
 def database_from_env() -> dict:
     """The default database, from DATABASE_URL or the local SQLite file."""
     config = dj_database_url.config(
@@ -91,6 +98,11 @@ def database_from_env() -> dict:
     )
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    # Kept from one request to the next by the request threads that Daphne's handler keeps
+    # (belote_site/handlers.py, at most ASGI_REQUEST_THREADS of them at work): a new SQLite
+    # connection reads the schema again and starts with an empty page cache, a new
+    # PostgreSQL one is a new server process. Checked before reuse (conn_health_checks).
+    config["CONN_MAX_AGE"] = CONN_MAX_AGE
     return config
 
 
@@ -98,16 +110,21 @@ DATABASES = {"default": database_from_env()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
-# Channels: Redis as soon as it is configured, in-memory otherwise.
+# Channels: Redis as soon as it is configured, in-memory otherwise. Our messages are only
+# "table N is at version V" for the pages open right now (games/broadcast.py), so Redis
+# pub/sub carries them: one PUBLISH a message, pushed to a single subscription of each
+# Daphne process. (channels_redis' list-based layer takes four round trips a message,
+# one message at a time for the whole process, and drops what comes in once a process
+# lags 100 messages behind: at 100 live tables its pages stopped hearing of moves,
+# bench/live_bench.py.) Pub/sub ignores database numbers: the prefix carries it, so that
+# sites or benchmarks on other databases of one Redis do not hear each other.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
+    _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            # redis-py 8 caps a pool at 100 connections and then raises instead of waiting:
-            # a burst of websocket connects (every page coming back after a restart) or of
-            # broadcasts in one Daphne process would lose messages (bench/live_bench.py).
-            "CONFIG": {"hosts": [{"address": REDIS_URL, "max_connections": 1000}]},
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": f"belote.db{_redis_db}."},
         }
     }
 else:

@@ -1,13 +1,44 @@
-"""Template filters of the table pages: names of presets and teams, times per move."""
+"""Template filters of the table pages: names of presets and teams, times per move, and
+the parts of the board rendered once and kept (a card's face, the score sheet)."""
+
+import functools
 
 from django import template
+from django.template.loader import render_to_string
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from games.board import Board, Card
 from games.forms import PRESET_LABELS
+from games.memo import Memo
 from games.models import TEAM_CHOICES
 
 register = template.Library()
+
+
+@register.filter
+def card_face(card: Card, small: str = "") -> str:
+    """A card face up (games/_card.html), rendered once per card, size and language."""
+    return _card_face(card.code, bool(small), get_language())
+
+
+@functools.cache
+def _card_face(code: str, small: bool, language: str) -> str:
+    return render_to_string("games/_card.html", {"card": Card(code), "small": small})
+
+
+# The score sheet and the previous games: (Board.history_key, language) -> HTML.
+_history_html = Memo(1024)
+
+
+@register.simple_tag
+def board_history(board: Board) -> str:
+    """The ``history`` partial of games/table.html: the same for every viewer and every
+    version of a hand, so rendered once per hand and language (games/board.py)."""
+    return _history_html.get_or_compute(
+        (board.history_key, get_language()),
+        lambda: render_to_string("games/table.html#history", {"b": board}),
+    )
 
 
 @register.filter

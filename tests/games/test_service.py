@@ -495,7 +495,9 @@ def test_a_human_move_before_a_bots_turn_enqueues_one_bot_task(
             table_id=table.pk, actor=west, action="pass", expected_version=table.version
         )
 
-    assert len(callbacks) == 3  # the broadcast, the turn notification and the bot
+    # the new state kept for the next readers (games/memo.py), the broadcast, the turn
+    # notification and the bot
+    assert len(callbacks) == 4
     task = bot_tasks().get()
     assert task.args_kwargs["kwargs"] == {"table_id": table.pk, "version": outcome.version}
 
@@ -506,8 +508,9 @@ def test_a_move_before_a_humans_turn_enqueues_no_bot_task(django_capture_on_comm
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         submit_as(table, W, "pass")
 
-    # the broadcast, the turn notification, the deadline's expiry and the absence check
-    assert len(callbacks) == 4
+    # the new state kept (games/memo.py), the broadcast, the turn notification, the
+    # deadline's expiry and the absence check
+    assert len(callbacks) == 5
     assert not bot_tasks().exists()
 
 

@@ -1,0 +1,148 @@
+"""What the board keeps from one request to the next (games/memo.py): the engine state of
+a table version, the finished hands of a hand, the rendered score sheet and card faces.
+
+A kept value is never served for another version (a move, a new hand, the end of the
+game), never kept from a transaction that may still roll back, and never carries one
+viewer's cards to another: the state is the whole hand, but each board is still built
+from ``view(state, seat)`` of its own viewer.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.db import transaction
+
+from games import memo, service
+from games.models import Action, Table
+from games.selectors import hand_actions, table_state
+from tests.table_page.helpers import (
+    board_of,
+    client_for,
+    finish_hand,
+    play_first_legal,
+    state_of,
+    take_at_once,
+    url,
+)
+from tests.table_page.test_board import assert_shows_only_own_cards
+
+pytestmark = pytest.mark.django_db
+
+CSRF = re.compile(r'(name="csrfmiddlewaretoken" value=")[^"]+')
+
+
+def board_html(client, table: Table) -> str:
+    response = client.get(url("board", table), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return CSRF.sub(r"\1", response.content.decode())
+
+
+@pytest.fixture
+def committed(django_capture_on_commit_callbacks):
+    """Run the on-commit callbacks of what the block does, as a real commit would: the
+    memos keep nothing before that."""
+
+    def committed():
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return committed
+
+
+def test_a_memo_is_kept_only_once_committed():
+    kept = memo.Memo(4)
+    with transaction.atomic():
+        assert kept.get_or_compute("key", lambda: "value") == "value"
+        assert kept.get("key") is None  # not before the commit
+    # pytest's transaction never commits: the value was never kept.
+    assert kept.get("key") is None
+    assert kept.get_or_compute("other", lambda: 1) == 1
+
+
+def test_a_memo_forgets_the_least_recently_used():
+    kept = memo.Memo(2)
+    kept.put("a", 1)
+    kept.put("b", 2)
+    assert kept.get("a") == 1
+    kept.put("c", 3)
+    assert (kept.get("a"), kept.get("b"), kept.get("c")) == (1, None, 3)
+
+
+def test_after_each_move_the_board_shows_the_new_version_not_a_kept_one(table, players, committed):
+    client = client_for(players[2])
+    for _ in range(12):
+        with committed():
+            before = board_html(client, table)
+            play_first_legal(table)
+        table.refresh_from_db()
+        after = board_html(client, table)
+        assert f'data-version="{table.version}"' in after and after != before
+        # The same as a board built from nothing.
+        memo.clear_all()
+        assert board_html(client, table) == after
+
+
+def test_the_kept_state_is_the_one_replayed_from_the_log(table, committed):
+    for _ in range(9):
+        with committed():
+            play_first_legal(table)
+    table.refresh_from_db()
+    kept = table_state(table)
+    memo.clear_all()
+    assert table_state(table) == kept == state_of(table)
+
+
+def test_each_viewer_still_sees_only_their_own_cards(table, players, creator, committed):
+    take_at_once(table)
+    play_first_legal(table, 2)
+    state = state_of(table)
+    with committed():
+        for seat, player in enumerate(players):  # one after the other, the memos warm
+            response = client_for(player).get(url("board", table), HTTP_HX_REQUEST="true")
+            assert_shows_only_own_cards(response, state, seat)
+        response = client_for(creator).get(url("board", table), HTTP_HX_REQUEST="true")
+        assert_shows_only_own_cards(response, state, None)
+
+
+def test_the_score_sheet_gets_the_finished_hand(table, players, committed):
+    client = client_for(players[0])
+    with committed():
+        empty = board_html(client, table)
+        finish_hand(table)
+    assert 'data-hand="1"' not in empty
+    table.refresh_from_db()
+    with committed():
+        sheet = board_html(client, table)
+        assert 'data-hand="1"' in sheet
+        assert board_html(client, table) == sheet  # the kept sheet, same HTML
+
+
+def test_the_sheet_is_kept_per_language(table, players, committed):
+    english = players[1]
+    english.language = "en"
+    english.save()
+    with committed():
+        finish_hand(table)
+    table.refresh_from_db()
+    with committed():
+        french = board_html(client_for(players[0]), table)
+        in_english = board_html(client_for(english), table)
+    assert "Feuille de marque" in french and "Feuille de marque" not in in_english
+
+
+def test_a_forfeited_game_still_shows_its_board(table, players):
+    """The ``forfeit`` action is logged with the hand but is no move of the engine."""
+    play_first_legal(table, 3)
+    table.refresh_from_db()
+    hand = table.current_hand
+    moves = hand_actions(hand)
+    service._log(table, hand, None, "forfeit", {"team": 0, "winner": 1, "timeouts": 1})
+    Table.objects.filter(pk=table.pk).update(
+        status=Table.Status.FINISHED, version=table.version + 1, turn=None
+    )
+    assert Action.objects.filter(hand=hand, kind="forfeit").exists()
+    assert hand_actions(hand) == moves
+    response = client_for(players[0]).get(url("board", table), HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert board_of(response).cards
