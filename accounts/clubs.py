@@ -20,7 +20,6 @@ Only an owner (or a superuser) grants a role other than member, owner included.
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -34,6 +33,7 @@ from accounts.models import (
     JoinRequest,
     Membership,
     RequestStatus,
+    user_named,
 )
 from games.service import ServiceError
 
@@ -173,7 +173,7 @@ def invite(*, club: Club, by, username: str) -> ClubInvitation:
     club = _lock(club)
     check_manager(club=club, by=by)
     username = (username or "").strip()
-    invitee = _user_named(username)
+    invitee = user_named(username)
     if invitee is None:
         raise ClubError(
             "unknown_user",
@@ -419,18 +419,6 @@ def _still_member(club: Club, user) -> Membership:
     if membership is None:
         raise ClubError("answered", _("Cette réponse a déjà été donnée."), 409)
     return membership
-
-
-def _user_named(username: str):
-    """The active user of that username; a case-insensitive match if it is the only one."""
-    if not username:
-        return None
-    users = get_user_model().objects.filter(is_active=True)
-    exact = users.filter(username=username).first()
-    if exact is not None:
-        return exact
-    matches = list(users.filter(username__iexact=username)[:2])
-    return matches[0] if len(matches) == 1 else None
 
 
 def _mail_on_commit(kind: str, pk: int) -> None:

@@ -47,6 +47,19 @@ def user_display(user: User) -> str:
     return user.display_name or user.username
 
 
+def user_named(username: str) -> User | None:
+    """The active user of that username; a case-insensitive match if it is the only one
+    (what the invitation, partner and member forms look up)."""
+    if not username:
+        return None
+    users = User.objects.filter(is_active=True)
+    exact = users.filter(username=username).first()
+    if exact is not None:
+        return exact
+    matches = list(users.filter(username__iexact=username)[:2])
+    return matches[0] if len(matches) == 1 else None
+
+
 class Vacation(models.Model):
     """An absence declared by a player: from ``start`` to ``end`` (both days included),
     the clocks of their tables stand still (games/timing.py)."""

@@ -15,11 +15,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import Membership
+from accounts.models import Membership, user_named
 from games import service
 from games.clock import turn_deadline
 from games.models import (
@@ -172,7 +171,7 @@ def invite_user(*, table: Table, by, username: str) -> Invitation:
     """Invite a player by their username; only the creator invites."""
     table = _managed(table, by)
     username = (username or "").strip()
-    invitee = _user_named(username)
+    invitee = user_named(username)
     if invitee is None:
         raise ServiceError(
             "unknown_user",
@@ -435,17 +434,6 @@ def _position(value) -> int:
     if type(value) is not int or value not in range(4):
         raise ServiceError("bad_seat", _("Cette place n'existe pas."))
     return value
-
-
-def _user_named(username: str):
-    if not username:
-        return None
-    users = get_user_model().objects.filter(is_active=True)
-    exact = users.filter(username=username).first()
-    if exact is not None:
-        return exact
-    matches = list(users.filter(username__iexact=username)[:2])
-    return matches[0] if len(matches) == 1 else None
 
 
 def _record(

@@ -49,8 +49,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.clubs import manages, membership_of
+from accounts.models import user_named
 from games import pairing, service
-from games.lobby import _user_named
 from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
@@ -130,7 +130,7 @@ def withdraw(*, tournament: Tournament, user) -> None:
 def _partner(tournament: Tournament, user, username: str):
     if not username:
         return None
-    partner = _user_named(username)
+    partner = user_named(username)
     if partner is None:
         raise ServiceError(
             "unknown_user", _("Aucun joueur ne s'appelle « %(name)s ».") % {"name": username}
