@@ -12,11 +12,12 @@ the turned JD (carreau), West leads and South plays next:
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.core.management import call_command
 from django.db import connection
@@ -564,28 +565,28 @@ def test_the_worker_plays_the_bots_until_a_human_is_to_act(keep_signal_handlers)
 
 
 def test_a_move_is_broadcast_to_the_tables_group(django_capture_on_commit_callbacks):
+    """One event loop for the listener, as a consumer has: the Redis pub/sub layer reads
+    a channel's messages in the loop that subscribed it."""
     table = sorted_table()
     layer = get_channel_layer()
 
-    async def join():
+    def move():
+        with django_capture_on_commit_callbacks(execute=True):
+            return submit_as(table, W, "pass")
+
+    async def scenario():
         channel = await layer.new_channel()
         await layer.group_add(f"table-{table.pk}", channel)
-        return channel
+        try:
+            outcome = await sync_to_async(move)()
+            message = await asyncio.wait_for(layer.receive(channel), timeout=5)
+        finally:
+            await layer.group_discard(f"table-{table.pk}", channel)
+        return outcome, message
 
-    async def receive(channel):
-        message = await layer.receive(channel)
-        await layer.group_discard(f"table-{table.pk}", channel)
-        return message
+    outcome, message = async_to_sync(scenario)()
 
-    channel = async_to_sync(join)()
-    with django_capture_on_commit_callbacks(execute=True):
-        outcome = submit_as(table, W, "pass")
-
-    assert async_to_sync(receive)(channel) == {
-        "type": "table.changed",
-        "table": table.pk,
-        "version": outcome.version,
-    }
+    assert message == {"type": "table.changed", "table": table.pk, "version": outcome.version}
 
 
 # ---------------------------------------------------------------------------------------
