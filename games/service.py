@@ -38,6 +38,15 @@ class ServiceError(Exception):
         self.status = status
 
 
+def refusal(error: engine.IllegalAction) -> ServiceError:
+    """The engine's refusal in the player's language: its French text is the message id
+    (marked in games/rules with ``gettext_noop``, so ``makemessages`` finds it)."""
+    message = _(error.template)
+    if error.params:
+        message = message.format(**error.params)
+    return ServiceError(error.code, message)
+
+
 @dataclass(frozen=True)
 class Outcome:
     version: int  # the table's version after the call
@@ -150,7 +159,7 @@ def submit(
         try:
             action = engine.Action.parse(action)
         except engine.IllegalAction as error:
-            raise ServiceError(error.code, error.message) from error
+            raise refusal(error) from error
     with transaction.atomic():
         table = _lock(table_id)
         seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
@@ -164,7 +173,7 @@ def submit(
         try:
             after = engine.apply(before, action, seat)
         except engine.IllegalAction as error:
-            raise ServiceError(error.code, error.message) from error
+            raise refusal(error) from error
         version = _log(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
         if len(after.tricks) > len(before.tricks):
             trick = after.tricks[-1]

@@ -46,7 +46,7 @@ class Action(NamedTuple):
     def parse(cls, text: str) -> Action:
         """The action for ``"play JH"``, ``"take SA"``, ``"pass"``; a bare ``"JH"`` plays."""
         if not isinstance(text, str):
-            raise IllegalAction("unknown_action", "Action inconnue.")
+            raise IllegalAction("unknown_action", gettext_noop("Action inconnue."))
         words = text.split()
         try:
             if len(words) == 1:
@@ -59,7 +59,9 @@ class Action(NamedTuple):
                 return TAKE_MODE[MODES.index(words[1])]
         except ValueError:
             pass
-        raise IllegalAction("unknown_action", f"Action inconnue : « {text} ».")
+        raise IllegalAction(
+            "unknown_action", gettext_noop("Action inconnue : « {text} »."), params={"text": text}
+        )
 
 
 PASS = Action(PASS_)
@@ -72,14 +74,36 @@ TAKE_MODE = tuple(Action(TAKE_, m) for m in range(6))
 SIMPLE = {a.kind: a for a in (PASS, TAKE, EXCHANGE, REDEAL, ANNOUNCE)}
 
 
-class IllegalAction(Exception):
-    """An action the rules refuse: ``code`` for machines, ``message`` in French for people."""
+def gettext_noop(message: str) -> str:
+    """Mark an engine message for translation without importing Django.
 
-    def __init__(self, code: str, message: str, index: int | None = None) -> None:
-        super().__init__(message)
+    The engine speaks French; Django's ``makemessages`` extracts the marked strings and the
+    site translates them when it shows a refusal (``games.service``). Unmarked text would
+    reach an English player in French.
+    """
+    return message
+
+
+class IllegalAction(Exception):
+    """An action the rules refuse: ``code`` for machines, ``message`` in French for people.
+
+    ``template`` is the marked message before ``params`` are put in (``str.format``): the
+    text a translation catalogue knows.
+    """
+
+    def __init__(
+        self,
+        code: str,
+        template: str,
+        index: int | None = None,
+        params: dict[str, str] | None = None,
+    ) -> None:
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = params or {}
+        self.message = template.format(**self.params) if params else template
         self.index = index  # position in an action list, when replaying one
+        super().__init__(self.message)
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.message!r})"

@@ -30,12 +30,12 @@ from .actions import (
     TAKE_MODE,
     Action,
     IllegalAction,
+    gettext_noop,
 )
 from .announces import Announce, find_announces
 from .cards import (
     KEY,
     KING,
-    MODE_NAMES_FR,
     PLAIN_POINTS,
     POINTS,
     QUEEN,
@@ -362,20 +362,26 @@ def apply(state: HandState, action: Action, seat: int | None = None) -> HandStat
     Raises ``IllegalAction`` and leaves nothing changed when the rules refuse it.
     """
     if state.phase == DONE:
-        raise IllegalAction("hand_over", "La donne est terminée.")
+        raise IllegalAction("hand_over", gettext_noop("La donne est terminée."))
     if seat is not None and seat != state.turn:
-        raise IllegalAction("not_your_turn", "Ce n'est pas à vous de jouer.")
+        raise IllegalAction("not_your_turn", gettext_noop("Ce n'est pas à vous de jouer."))
     kind = action.kind
     if state.phase == PLAYING:
         if kind == PLAY_:
             return _play(state, action.arg, action)
         if kind == ANNOUNCE_:
             return _announce(state, action)
-        raise IllegalAction("wrong_phase", "Les enchères sont terminées : jouez une carte.")
+        raise IllegalAction(
+            "wrong_phase", gettext_noop("Les enchères sont terminées : jouez une carte.")
+        )
     if kind == PLAY_:
-        raise IllegalAction("wrong_phase", "On ne joue pas de carte pendant les enchères.")
+        raise IllegalAction(
+            "wrong_phase", gettext_noop("On ne joue pas de carte pendant les enchères.")
+        )
     if kind == ANNOUNCE_:
-        raise IllegalAction("wrong_phase", "Les annonces se font pendant le premier pli.")
+        raise IllegalAction(
+            "wrong_phase", gettext_noop("Les annonces se font pendant le premier pli.")
+        )
     return _bid(state, action)
 
 
@@ -383,7 +389,7 @@ def _play(state: HandState, card: int, action: Action) -> HandState:
     seat = state.turn
     hand = state.hands[seat]
     if not (0 <= card < 32 and hand >> card & 1):
-        raise IllegalAction("card_not_in_hand", "Vous n'avez pas cette carte.")
+        raise IllegalAction("card_not_in_hand", gettext_noop("Vous n'avez pas cette carte."))
     rules, mode, trick = state.rules, state.contract, state.trick
     if trick and not _legal_mask(rules, mode, hand, trick) >> card & 1:
         raise _why_illegal(rules, mode, hand, trick, card)
@@ -428,30 +434,36 @@ def _play(state: HandState, card: int, action: Action) -> HandState:
 def _why_illegal(rules: Rules, mode: int, hand: int, trick: tuple[int, ...], card: int):
     led = trick[0] >> 3
     if hand & SUIT_MASK[led] and card >> 3 != led:
-        return IllegalAction("must_follow_suit", "Vous devez fournir à la couleur demandée.")
+        return IllegalAction(
+            "must_follow_suit", gettext_noop("Vous devez fournir à la couleur demandée.")
+        )
     if card >> 3 == led or mode == TA:
-        return IllegalAction("must_overtrump", "Vous devez monter à l'atout.")
+        return IllegalAction("must_overtrump", gettext_noop("Vous devez monter à l'atout."))
     trumps = hand & SUIT_MASK[mode]
     best = trick[_trick_master(mode, trick)]
     if best >> 3 == mode and trumps & STRONGER[mode][best]:
-        return IllegalAction("must_overtrump", "Vous devez surcouper.")
+        return IllegalAction("must_overtrump", gettext_noop("Vous devez surcouper."))
     if best >> 3 == mode:
-        return IllegalAction("must_undertrump", "Vous devez sous-couper : jouez un atout.")
-    return IllegalAction("must_trump", "Vous devez couper : jouez un atout.")
+        return IllegalAction(
+            "must_undertrump", gettext_noop("Vous devez sous-couper : jouez un atout.")
+        )
+    return IllegalAction("must_trump", gettext_noop("Vous devez couper : jouez un atout."))
 
 
 def _announce(state: HandState, action: Action) -> HandState:
     seat = state.turn
     if state.rules.announces != "declared":
         raise IllegalAction(
-            "announce_not_allowed", "Les annonces ne se déclarent pas à cette table."
+            "announce_not_allowed", gettext_noop("Les annonces ne se déclarent pas à cette table.")
         )
     if state.tricks:
-        raise IllegalAction("announce_too_late", "Les annonces se font pendant le premier pli.")
+        raise IllegalAction(
+            "announce_too_late", gettext_noop("Les annonces se font pendant le premier pli.")
+        )
     if state.declared >> seat & 1:
-        raise IllegalAction("already_announced", "Vous avez déjà annoncé.")
+        raise IllegalAction("already_announced", gettext_noop("Vous avez déjà annoncé."))
     if not state.announces[seat]:
-        raise IllegalAction("nothing_to_announce", "Vous n'avez rien à annoncer.")
+        raise IllegalAction("nothing_to_announce", gettext_noop("Vous n'avez rien à annoncer."))
     s = list(state)
     s[_DECLARED] = state.declared | 1 << seat
     s[_ACTIONS] = state.actions + (action,)
@@ -481,7 +493,9 @@ def _bid(state: HandState, action: Action) -> HandState:
             else ""
         )
         if not why:
-            raise IllegalAction("redeal_not_allowed", "Votre main ne permet pas de faire redonner.")
+            raise IllegalAction(
+                "redeal_not_allowed", gettext_noop("Votre main ne permet pas de faire redonner.")
+            )
         s[_BIDS] = state.bids + ((seat, action),)
         return _finish(s, why)
     if kind == PASS_:
@@ -501,35 +515,47 @@ def _bid(state: HandState, action: Action) -> HandState:
         s[_TURN] = (seat + rules.step) % 4
         return _new(HandState, s)
     if kind != TAKE_:
-        raise IllegalAction("unknown_action", "Action inconnue.")
+        raise IllegalAction("unknown_action", gettext_noop("Action inconnue."))
     mode = action.arg
     if type(mode) is not int or not -1 <= mode <= TA:
-        raise IllegalAction("unknown_action", "Action inconnue.")
+        raise IllegalAction("unknown_action", gettext_noop("Action inconnue."))
     if state.contract == -1:
         if state.bid_round == 1:
             if mode != -1:
                 raise IllegalAction(
                     "wrong_suit",
-                    "Au premier tour, on prend à la couleur de la retourne (« take »).",
+                    gettext_noop(
+                        "Au premier tour, on prend à la couleur de la retourne (« take »)."
+                    ),
                 )
             mode = state.turned >> 3
         elif mode == -1:
-            raise IllegalAction("name_a_suit", "Au second tour, nommez la couleur d'atout.")
+            raise IllegalAction(
+                "name_a_suit", gettext_noop("Au second tour, nommez la couleur d'atout.")
+            )
         elif mode >= SA:
             raise IllegalAction(
-                "cover_only", "Le sans atout et le tout atout ne font que couvrir une prise."
+                "cover_only",
+                gettext_noop("Le sans atout et le tout atout ne font que couvrir une prise."),
             )
         elif mode == state.turned >> 3 and rules.second_round_excludes_turned:
             raise IllegalAction(
-                "wrong_suit", "Au second tour, la couleur de la retourne ne peut plus être choisie."
+                "wrong_suit",
+                gettext_noop(
+                    "Au second tour, la couleur de la retourne ne peut plus être choisie."
+                ),
             )
     else:
         if state.taker == seat:
-            raise IllegalAction("own_bid", "Vous ne pouvez pas couvrir votre propre prise.")
+            raise IllegalAction(
+                "own_bid", gettext_noop("Vous ne pouvez pas couvrir votre propre prise.")
+            )
         if mode < SA or mode <= state.contract:
             raise IllegalAction(
                 "bid_too_low",
-                f"Il faut couvrir la prise en {MODE_NAMES_FR[TA if state.contract == SA else SA]}.",
+                gettext_noop("Il faut couvrir la prise en tout atout.")
+                if state.contract == SA
+                else gettext_noop("Il faut couvrir la prise en sans atout."),
             )
     s[_BIDS] = state.bids + ((seat, action),)
     s[_CONTRACT] = mode
@@ -543,12 +569,12 @@ def _bid(state: HandState, action: Action) -> HandState:
 
 def _exchange_refusal(state: HandState) -> str:
     if not state.rules.seven_exchange:
-        return "L'échange du 7 d'atout n'est pas prévu à cette table."
+        return gettext_noop("L'échange du 7 d'atout n'est pas prévu à cette table.")
     if state.bid_round != 1 or state.contract != -1:
-        return "Le 7 d'atout ne s'échange qu'au premier tour, avant la prise."
+        return gettext_noop("Le 7 d'atout ne s'échange qu'au premier tour, avant la prise.")
     if state.exchanged:
-        return "La retourne a déjà été échangée."
-    return "Vous n'avez pas le 7 d'atout."
+        return gettext_noop("La retourne a déjà été échangée.")
+    return gettext_noop("Vous n'avez pas le 7 d'atout.")
 
 
 def _finish(s: list, why: str) -> HandState:

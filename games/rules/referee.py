@@ -19,7 +19,7 @@ import json
 import sys
 from typing import Any
 
-from .actions import Action, IllegalAction
+from .actions import Action, IllegalAction, gettext_noop
 from .announces import Announce
 from .cards import MODES, SEATS, TEAMS, cards_of, code_of, parse_cards
 from .game import Game, record_hand, score
@@ -89,7 +89,9 @@ def run(state: HandState, actions: list[Any]) -> HandState:
     for index, raw in enumerate(actions):
         try:
             if not isinstance(raw, str):
-                raise IllegalAction("unknown_action", "Une action s'écrit comme « play JH ».")
+                raise IllegalAction(
+                    "unknown_action", gettext_noop("Une action s'écrit comme « play JH ».")
+                )
             words = raw.split()
             seat = None
             if len(words) > 1 and words[0] in SEATS:
