@@ -28,7 +28,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         translation.activate(user.language)
         messages.success(request, _("Votre profil est enregistré."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", _profile_context(request, form))
+    status = 422 if form.is_bound else 200
+    return render(request, "accounts/profile.html", _profile_context(request, form), status=status)
 
 
 def _profile_context(request: HttpRequest, form, vacation_form=None) -> dict:

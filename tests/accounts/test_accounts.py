@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.models import Notify, User
 from tests.accounts.conftest import PASSWORD, make_player
@@ -286,13 +287,42 @@ def test_profile_refuses_a_bad_value_and_says_why(client, player):
         {"display_name": "x" * 61, "language": "xx", "notify": "sometimes"},
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.text
     for field in ("display_name", "language", "notify"):
         assert f'id="id_{field}_error"' in html
     assert "Sélectionnez un choix valide" in html
     player.refresh_from_db()
     assert (player.display_name, player.language, player.notify) == ("", "fr", Notify.HOURLY)
+
+
+@pytest.mark.parametrize("name", ["Rival", "RIVAL", "Le Vrai Rival", "  le  vrai   rival "])
+def test_a_display_name_cannot_be_another_players_name(client, player, name):
+    make_player(username="rival", display_name="Le vrai rival")
+    client.force_login(player)
+
+    response = client.post(
+        reverse("profile"), {"display_name": name, "language": "fr", "notify": "daily"}
+    )
+
+    assert response.status_code == 422
+    assert escape("Ce nom est déjà celui d'un autre joueur.") in response.text
+    player.refresh_from_db()
+    assert (player.display_name, player.notify) == ("", Notify.HOURLY)
+
+
+def test_a_player_may_keep_their_own_name_in_another_case(client, player):
+    player.display_name = "Marius"
+    player.save()
+    client.force_login(player)
+
+    client.post(
+        reverse("profile"),
+        {"display_name": player.username.upper(), "language": "fr", "notify": "daily"},
+    )
+
+    player.refresh_from_db()
+    assert player.display_name == player.username.upper()
 
 
 def test_profile_in_english_turns_the_site_english(client, player):
