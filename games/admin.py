@@ -1,8 +1,11 @@
 """Admin pages for tables and their history, and for tournaments.
 
-Tables and seats can be looked after (a seat given to another player or a bot, a table
-marked abandoned); games, hands, tricks and actions are history written by the service
-and are read-only here: the log is the truth and nobody edits it by hand. Tournaments are
+A table in the lobby can be looked after (its settings, a seat given to another player
+or a bot). Once it has left the lobby its state belongs to games.service, which logs an
+action, bumps the version and tells the viewers for every change: its status and seats
+are read-only here, and the "abandon" action stops a table through the service. Games,
+hands, tricks and actions are history written by the service and are read-only here:
+the log is the truth and nobody edits it by hand. Tournaments are
 run here by their club's organisers: settings and registrations until the start, then
 the actions (pair the players alone, start, close the round) and the rounds read-only.
 """
@@ -24,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import ClubScopedAdmin
 from accounts.clubs import managed_clubs, manages
 from accounts.models import Membership, User
-from games import tournaments
+from games import service, tournaments
 from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
@@ -70,6 +73,10 @@ class ReadOnlyInline(admin.TabularInline):
 
 
 class SeatInline(admin.TabularInline):
+    """The four seats: editable in the lobby only. A seat changed during play would write
+    no action and bump no version (a bot put in a seat would never be woken, the clock of
+    a human kept for a bot)."""
+
     model = Seat
     extra = 0
     max_num = 4
@@ -80,6 +87,11 @@ class SeatInline(admin.TabularInline):
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and obj.status != Table.Status.LOBBY:
+            return False
+        return super().has_change_permission(request, obj)
 
 
 class InvitationInline(ReadOnlyInline):
@@ -100,6 +112,12 @@ class TableAdminForm(forms.ModelForm):
         model = Table
         fields = ["timeout_policy", "forfeit_after"]  # the admin adds the others
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # A tournament's tables are nobody's creation: saving one keeps it so.
+        if "created_by" in self.fields:
+            self.fields["created_by"].required = False
+
     def clean_forfeit_after(self):
         value = self.cleaned_data["forfeit_after"]
         if not FORFEIT_AFTER[0] <= value <= FORFEIT_AFTER[1]:
@@ -116,11 +134,20 @@ class TableAdmin(admin.ModelAdmin):
     list_display = ["id", "preset", "status", "pace", "version", "created_by", "updated_at"]
     list_filter = ["status", "preset", "pace"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
-    readonly_fields = ["version", "current_hand", "invite_token", "created_at", "updated_at"]
+    # The status is the service's at every stage: a lobby table set "playing" here would
+    # have no hand to show; the "abandon" action stops a table the right way.
+    readonly_fields = [
+        "status",
+        "version",
+        "current_hand",
+        "invite_token",
+        "created_at",
+        "updated_at",
+        "how_to_change",
+    ]
     fields = [
         "preset",
         "options",
-        "status",
         "created_by",
         "pace",
         "move_seconds",
@@ -133,6 +160,7 @@ class TableAdmin(admin.ModelAdmin):
     ]
     raw_id_fields = ["created_by"]
     inlines = [SeatInline, InvitationInline, GameInline]
+    actions = ["abandon"]
 
     def get_readonly_fields(self, request, obj=None):
         # The rules of a table in play are part of its history, and so is what a timeout
@@ -140,6 +168,42 @@ class TableAdmin(admin.ModelAdmin):
         if obj is not None and obj.status != Table.Status.LOBBY:
             return [*self.readonly_fields, "preset", "options", "timeout_policy", "forfeit_after"]
         return self.readonly_fields
+
+    @admin.display(description=_("à savoir"))
+    def how_to_change(self, table: Table) -> str:
+        if table.pk is not None and table.status != Table.Status.LOBBY:
+            return gettext(
+                "La partie a commencé : son état et ses places ne se changent plus ici. "
+                "Pour l'arrêter, utilisez l'action « Abandonner les tables choisies » de "
+                "la liste des tables ; en direct, un joueur absent est remplacé par un "
+                "robot, et un temps dépassé suit la règle « temps écoulé » de la table."
+            )
+        return gettext(
+            "Pour arrêter la table, utilisez l'action « Abandonner les tables choisies » "
+            "de la liste des tables."
+        )
+
+    @admin.action(description=_("Abandonner les tables choisies"), permissions=["change"])
+    def abandon(self, request, queryset) -> None:
+        """Stop the tables through the service: one ``abandon`` action each, the version
+        bumped and the viewers told. A table already over is left as it is."""
+        stopped, over = [], []
+        for table in queryset.order_by("pk"):
+            outcome = service.abandon_table(table_id=table.pk, reason="admin")
+            (stopped if outcome.applied else over).append(str(table.pk))
+        if stopped:
+            self.message_user(
+                request,
+                gettext("Tables abandonnées : %(ids)s.") % {"ids": ", ".join(stopped)},
+                messages.SUCCESS,
+            )
+        if over:
+            self.message_user(
+                request,
+                gettext("Déjà terminées, laissées telles quelles : %(ids)s.")
+                % {"ids": ", ".join(over)},
+                messages.WARNING,
+            )
 
 
 class HandInline(ReadOnlyInline):
@@ -239,8 +303,9 @@ class TournamentAdminForm(forms.ModelForm):
                     _("En %(pace)s, de %(low)s à %(high)s secondes par coup.")
                     % {"pace": Pace(pace).label.lower(), "low": low, "high": high},
                 )
-        if data.get("round_hours") is not None and data["round_hours"] < 1:
-            self.add_error("round_hours", _("Une ronde dure au moins une heure."))
+        hours, (shortest, longest) = data.get("round_hours"), tournaments.ROUND_HOURS
+        if hours is not None and not shortest <= hours <= longest:
+            self.add_error("round_hours", tournaments.round_hours_refusal())
         if data.get("format") == Tournament.Format.SWISS:
             if not data.get("rounds"):
                 self.add_error("rounds", _("Un système suisse a un nombre de rondes."))

@@ -567,6 +567,11 @@ class TournamentStatus(models.TextChoices):
     FINISHED = "finished", _("Terminé")
 
 
+# A tournament round lasts from an hour to 90 days: beyond, the deadline means nothing to
+# anyone, and a huge value would overflow the date arithmetic of the round's deadline.
+ROUND_HOURS = (1, 90 * 24)
+
+
 class Tournament(models.Model):
     Format = TournamentFormat
     Status = TournamentStatus
@@ -625,6 +630,10 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(preset__in=list(PRESETS)), name="tournament_preset_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(round_hours__gte=ROUND_HOURS[0], round_hours__lte=ROUND_HOURS[1]),
+                name="tournament_round_hours_range",
             ),
         ]
 

@@ -23,12 +23,13 @@ for anything refused, and then nothing is written. Pairing itself is pure
 - **Results** come from the game (``game_finished``, called by games/results.py inside
   the transaction that ends it): the winning team and the game score; "forfeit" when
   the game was lost on time at the table. Only a match's first game counts.
-- **Deadlines.** A round lasts ``round_hours``. Past its deadline ``sweep_round_deadlines``
-  (the ``belote_sweep`` command) decides every unfinished match by forfeit, and an
-  organiser may close the round earlier (``close_round``) by the same rule: the team
-  with more timeouts on its two seats loses; equal, the team behind in the game score
-  loses; still equal, the better seed (smaller number) wins. The match keeps the score
-  as it stood and its table is abandoned (``service.abandon_table``).
+- **Deadlines.** A round lasts ``round_hours``, from one hour to 90 days
+  (``ROUND_HOURS``). Past its deadline ``sweep_round_deadlines`` (the ``belote_sweep``
+  command) decides every unfinished match by forfeit, and an organiser may close the
+  round earlier (``close_round``) by the same rule: the team with more timeouts on its
+  two seats loses; equal, the team behind in the game score loses; still equal, the
+  better seed (smaller number) wins. The match keeps the score as it stood and its
+  table is abandoned (``service.abandon_table``).
 
 Locks are taken in one order everywhere, the tables of a round before their tournament,
 as ``game_finished`` is called with its table already locked: two tables finishing
@@ -54,6 +55,7 @@ from games import pairing, service
 from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
+    ROUND_HOURS,
     Action,
     Game,
     Pace,
@@ -248,8 +250,6 @@ def _check_settings(tournament: Tournament, teams: int) -> None:
     low, high = LIVE_MOVE_SECONDS if tournament.pace == Pace.LIVE else ASYNC_MOVE_SECONDS
     if not low <= tournament.move_seconds <= high:
         raise ServiceError("bad_move_time", _("Ce temps par coup n'est pas permis pour ce rythme."))
-    if tournament.round_hours < 1:
-        raise ServiceError("bad_round_hours", _("Une ronde dure au moins une heure."))
     if tournament.format == Tournament.Format.SWISS:
         most = max_swiss_rounds(teams)
         if not tournament.rounds or not 1 <= tournament.rounds <= most:
@@ -258,6 +258,14 @@ def _check_settings(tournament: Tournament, teams: int) -> None:
                 _("Un système suisse à %(teams)s équipes se joue en 1 à %(most)s rondes.")
                 % {"teams": teams, "most": most},
             )
+
+
+def round_hours_refusal() -> str:
+    """Why a round length is refused, in the admin form (the database refuses it too)."""
+    return _("Une ronde dure d'une heure à %(days)s jours (%(hours)s heures).") % {
+        "days": ROUND_HOURS[1] // 24,
+        "hours": ROUND_HOURS[1],
+    }
 
 
 def max_swiss_rounds(teams: int) -> int:

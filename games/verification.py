@@ -1,11 +1,17 @@
-"""Checking stored games against the engine: the action log replayed must give the rows."""
+"""Checking stored games against the engine: the action log replayed must give the rows.
+
+What the replay decides and the rows must match: each hand's dealer, contract and taker,
+tricks and result; each game's score, held litige points and winner; and the table's
+own position, its status, whose turn it is and its current hand (what lists of tables
+and the clocks read without replaying anything).
+"""
 
 from __future__ import annotations
 
 from collections import defaultdict
 
 from games import rules as engine
-from games.models import Table
+from games.models import Hand, Table
 from games.selectors import replay_hand
 
 
@@ -26,6 +32,8 @@ def verify_table(table: Table) -> list[str]:
             forfeits[hand_id] = payload["winner"]
         elif hand_id is not None:
             by_hand[hand_id].append(payload)
+    last: tuple[Hand, engine.HandState] | None = None  # the table's latest hand, replayed
+    last_game_over, replayed = False, True
     for game in table.games.order_by("number"):
         running = engine.new_game(rules, game.first_dealer)
         hands = list(game.hands.order_by("number").prefetch_related("tricks"))
@@ -39,13 +47,16 @@ def verify_table(table: Table) -> list[str]:
                 state = replay_hand(rules, hand, moves)
             except (engine.IllegalAction, KeyError, ValueError) as error:
                 problems.append(f"{where}: the log does not replay ({error})")
+                replayed = False
                 break
+            last = (hand, state)
+            problems += _contract_problems(where, hand, state)
             stored = [(t.number, t.leader, t.cards, t.winner, t.points) for t in hand.tricks.all()]
-            replayed = [
+            replayed_tricks = [
                 (i, t.leader, "".join(engine.code_of(c) for c in t.cards), t.winner, t.points)
                 for i, t in enumerate(state.tricks, start=1)
             ]
-            if stored != replayed:
+            if stored != replayed_tricks:
                 problems.append(f"{where}: stored tricks differ from the replay")
             if state.phase != engine.DONE:
                 if hand.ended or index != len(hands) - 1 or game.winner != forfeit:
@@ -77,6 +88,7 @@ def verify_table(table: Table) -> list[str]:
                 break
             running = engine.record_hand(running, state)
         winner = running.winner if running.over else forfeit
+        last_game_over = winner is not None
         if (game.score_ns, game.score_ew, game.held, game.winner) != (
             *running.scores,
             running.held,
@@ -87,4 +99,66 @@ def verify_table(table: Table) -> list[str]:
                 f"(held {game.held}, winner {game.winner}) differs from replay "
                 f"{running.scores[0]}-{running.scores[1]} (held {running.held}, winner {winner})"
             )
+    if replayed:  # a log that does not replay has said enough: its position is unknown
+        abandoned = any(kind == "abandon" for _, _, kind, _ in actions)
+        problems += _position_problems(table, last, last_game_over, abandoned)
     return problems
+
+
+def _contract_problems(where: str, hand: Hand, state: engine.HandState) -> list[str]:
+    """The contract and taker the service stores as soon as a bid is made (the highest
+    bid so far in a surenchère); none for a hand nobody took."""
+    taken = state.contract >= 0
+    expected = (engine.MODES[state.contract], state.taker) if taken else ("", None)
+    if (hand.contract, hand.taker) == expected:
+        return []
+    return [
+        f"{where}: stored contract {_contract(hand.contract, hand.taker)} differs from "
+        f"replay {_contract(*expected)}"
+    ]
+
+
+def _contract(mode: str, taker: int | None) -> str:
+    return f"{mode} by {engine.SEATS[taker]}" if mode and taker is not None else "none"
+
+
+def _position_problems(
+    table: Table,
+    last: tuple[Hand, engine.HandState] | None,
+    game_over: bool,
+    abandoned: bool,
+) -> list[str]:
+    """The table's status, turn and current hand against what its log leads to: the
+    lobby before the first deal; then the latest hand, in play until its game is won (or
+    lost on time) or the table abandoned; a turn only while a hand is being played."""
+    if abandoned:
+        status = Table.Status.ABANDONED
+    elif last is None:
+        status = Table.Status.LOBBY
+    elif game_over:
+        status = Table.Status.FINISHED
+    else:
+        status = Table.Status.PLAYING
+    problems = []
+    turn = None
+    if status == Table.Status.PLAYING:
+        hand, state = last
+        if state.phase == engine.DONE:
+            problems.append(
+                f"game {hand.game.number} hand {hand.number}: over, but the next hand "
+                "was never dealt"
+            )
+        else:
+            turn = state.turn
+    current = last[0].pk if last is not None else None
+    if table.status != status:
+        problems.append(f"table status {table.status}, expected {status} from its log")
+    if table.turn != turn:
+        problems.append(f"table turn {_seat(table.turn)}, expected {_seat(turn)} from its log")
+    if table.current_hand_id != current:
+        problems.append(f"table current hand {table.current_hand_id}, expected {current}")
+    return problems
+
+
+def _seat(seat: int | None) -> str:
+    return "nobody" if seat is None else engine.SEATS[seat]

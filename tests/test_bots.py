@@ -361,6 +361,47 @@ def test_does_not_lead_a_master_into_an_opponents_cut():
     assert bot(state) == "play 7S"
 
 
+def belote_kept(north_trumps: str):
+    """East took hearts. Five tricks in, north, defending, leads its last three cards:
+    ``north_trumps`` (the queen of hearts with the king or the ace, east holding the
+    other) and the ace of clubs, a suit east cuts."""
+    east_trump = "AH" if north_trumps == "KH QH" else "KH"
+    state = in_play(
+        "H",
+        "E",
+        "N",
+        N=f"AS 7C AD TS TD AC {north_trumps}",
+        W="7S 8C 8D JS QD 8H JC QC",
+        S="8S 9C 9D QS JD KC TC TH",
+        E=f"9S 7H 7D KS KD JH 9H {east_trump}",
+    )
+    state = play_tricks(
+        state,
+        [
+            "N:AS W:7S S:8S E:9S",
+            "N:7C W:8C S:9C E:7H",  # east cuts: it has no clubs, and trumps left
+            "E:7D N:AD W:8D S:9D",
+            "N:TS W:JS S:QS E:KS",
+            "N:TD W:QD S:JD E:KD",
+        ],
+    )
+    assert SEATS[state.turn] == "N"
+    return state
+
+
+@pytest.mark.parametrize(
+    ("north_trumps", "lead"),
+    [("KH QH", "play AC"), ("AH QH", "play QH")],
+    ids=["belote", "no-belote"],
+)
+def test_keeps_the_king_and_queen_of_trumps_together(north_trumps, lead):
+    """The heuristic counts the king and queen of trumps dearer while both are in hand
+    (``keep_value``: "keep the belote pair together"). With nothing safe to lead, north
+    gives its ace of clubs to east's cut rather than part the belote; with the ace of
+    trumps beside the queen instead of the king, the queen is its cheapest lead."""
+    assert bot(belote_kept(north_trumps)) == lead
+
+
 # ---------------------------------------------------------------------------------------
 # Strength
 

@@ -36,6 +36,13 @@ class HandScore(NamedTuple):
 
 
 def score(state: HandState) -> HandScore:
+    """The points of a finished hand for NS and EW.
+
+    Announces: only the team with the best one scores (``best_team``), and a team without
+    a trick loses its announces (000: "l'équipe capot perd ses annonces"). The best is
+    found first and struck out after, so when the team without a trick held it nobody
+    scores announces: the other team's were beaten by it, and stay unscored.
+    """
     if state.phase != DONE:
         raise ValueError("the hand is not over")
     if state.contract == -1:
@@ -118,7 +125,7 @@ class Game(NamedTuple):
     rules: Rules
     dealer: int  # who deals the next hand
     scores: tuple[int, int]
-    held: int  # litige points waiting for the winner of the next hand
+    held: int  # litige points waiting for the winner of the next hand (lost at the end)
     hands: tuple[HandScore, ...]
     winner: int  # -1 while the game goes on
 
@@ -138,7 +145,12 @@ def start_hand(game: Game, deck: Iterable[int]) -> HandState:
 
 
 def record_hand(game: Game, state: HandState) -> Game:
-    """The game after a finished hand (its dealer must be the game's)."""
+    """The game after a finished hand (its dealer must be the game's).
+
+    Held litige points go to the next hand's winner; a game won on a litige hand has no
+    next hand, so its held points go to nobody and stay in ``held`` (000 says only that
+    they go "au vainqueur de la donne suivante").
+    """
     if game.over:
         raise ValueError("the game is over")
     if state.dealer != game.dealer or state.rules != game.rules:

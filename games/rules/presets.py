@@ -48,8 +48,15 @@ def classique() -> Rules:
       is a litige: the defence scores, the taker's points are held for the winner of the
       next hand (the taker's team if it makes its contract, else the defence). The
       taker's belote is scored at once in a litige: "ils restent à l'équipe qui les a".
+      Choice: when the game is won on a litige hand (the defence reaches the target:
+      "La première équipe à 1000 points (option : 501) gagne"), there is no next hand
+      and the held points go to nobody; the finished game keeps them as held
+      (``Game.held``), unscored.
     - Dedans: the defence scores 162 plus all the announces; belote stays with its team.
-    - Capot 252; the team without a trick loses its announces, not its belote.
+    - Capot 252; the team without a trick loses its announces, not its belote. Choice:
+      the best announce is found first ("seule l'équipe ayant la meilleure annonce
+      marque"), then the team without a trick loses it: if that team held the best
+      announce, nobody scores announces (the other team's were beaten by it).
     - Option announces: made automatically (``announces="auto"``), only the best scores.
       Choice: announces are ranked by points, then a carré above a sequence, then by
       height; two equal best announces of both teams score nothing ("seule l'équipe
@@ -79,7 +86,8 @@ def annonces() -> Rules:
       couper": may discard. Overtrumping the partner is not stated: kept as classique.
     - Contract: 82 points counting the belote ("sans oublier d'ajouter les points
       éventuels de la Belote"), announces not counted. A tie on that count (81-81) is a
-      litige handled as in classique, the document does not say otherwise.
+      litige handled as in classique, the document does not say otherwise (held points
+      of a litige that ends the game go to nobody). Capot not stated: as in classique.
     - Dedans: 162 plus the belote and the announces to the defence; the taker keeps only
       its belote ("seulement ceux comptabilisés par la belote"; the document's "12
       points de la belote" is read as the usual 20).
@@ -116,7 +124,8 @@ def moderne() -> Rules:
       when an opponent is master, partner master: discard freely.
     - "Le décompte est celui de la classique : contrat à 82, dedans à 162, litige à 81
       partout, capot à 252". Choice: "contrat à 82" is the 82 of 162 of the classique
-      count, which we keep as a whole (more than the defence, belote included).
+      count, which we keep as a whole (more than the defence, belote included; held
+      points of a litige that ends the game go to nobody).
     - Options of the Salon, on by default here: "main nulle" (fewer than 11 points and no
       card of the turned suit among the five first cards) and "carré de 7" (the four 7s)
       let a player ask for a redeal at their turn to speak, while nobody has taken.
@@ -145,8 +154,19 @@ def stekius() -> Rules:
     - Contract: more than the other team; "sinon elle est dedans, et l'autre équipe
       marque tout" (162 and the announces; the belote stays with its team as in
       classique). Litige: "les points de l'équipe qui a pris restent en suspens pour
-      celle qui gagnera la donne suivante".
-    - Capot 250. Game in 501, 1001 or 1501.
+      celle qui gagnera la donne suivante"; as in classique, when the litige ends the
+      game there is no next hand and they go to nobody.
+    - Capot 250. Announces of the team without a trick are not stated: lost as in
+      classique (if it held the best announce, nobody scores announces). Game in 501,
+      1001 or 1501.
+    - "Jetons et départ" and the other table features are the site's, not rules of the
+      game. Bots "aux places libres" are the tables' bots (games/bots.py, a level per
+      seat), and "seules celles que tu as le droit de jouer s'allument" is the board
+      lighting the legal cards: both are built, outside the engine. The chips ("jetons
+      virtuels") and the leave penalty ("pénalité d'abandon") are not built: the product
+      has no money or chips economy, and a player who leaves is not charged: a stand-in
+      bot plays for them at a live table, and their clock runs out under the table's
+      timeout policy (a bot's move, or the game lost by forfeit).
     """
     return Rules(
         announces="auto",

@@ -7,7 +7,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from games.models import Action, Game, Hand, Table, Trick
-from tests.factories import play_random_move, started_table
+from games.verification import verify_table
+from tests.factories import make_table, make_user, play_random_move, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -86,4 +87,97 @@ def test_the_rules_of_a_table_in_play_are_read_only(admin_client, table):
     page = admin_client.get(url(Table, "change", table.pk))
 
     assert 'name="preset"' not in page.text
-    assert 'name="status"' in page.text  # a table can still be marked abandoned
+
+
+# ---------------------------------------------------------------------------------------
+# A table's status and seats: the service's once the table has left the lobby
+
+
+def posted_form(page, **changes) -> dict:
+    """The change form of ``page`` as the browser would post it back, with ``changes``
+    (field names as posted, ``seats-0-user`` for an inline field)."""
+    data = {}
+    forms = [("", page.context["adminform"].form)]
+    for inline in page.context["inline_admin_formsets"]:
+        formset = inline.formset
+        management = formset.management_form
+        for name in management.fields:
+            data[management.add_prefix(name)] = management[name].value()
+        forms += [("inline", form) for form in formset.forms]
+    for _, form in forms:
+        for name, field in form.fields.items():
+            value = field.prepare_value(form[name].value())
+            if value is True:
+                data[form.add_prefix(name)] = "on"
+            elif value not in (None, False):
+                data[form.add_prefix(name)] = value
+    data.update(changes)
+    return data
+
+
+def seats_and_state(table: Table) -> tuple:
+    table.refresh_from_db()
+    seats = list(table.seats.order_by("position").values_list("user", "bot_level"))
+    return (table.status, table.version, table.actions.count(), seats)
+
+
+def test_a_started_table_shows_its_status_and_seats_read_only(admin_client, table):
+    page = admin_client.get(url(Table, "change", table.pk))
+
+    assert 'name="status"' not in page.text
+    assert 'name="seats-0-user"' not in page.text
+    assert 'name="seats-0-bot_level"' not in page.text
+    assert "ne se changent plus ici" in page.text
+    assert "Abandonner les tables choisies" in page.text
+
+
+def test_a_seat_or_status_posted_for_a_started_table_changes_nothing(admin_client, table):
+    """A seat given to a bot during play would write no action and leave the human's
+    clock running: the admin ignores it, and the status too."""
+    page = admin_client.get(url(Table, "change", table.pk))
+    before = seats_and_state(table)
+    data = posted_form(page, status="abandoned", **{"seats-0-bot_level": "random"})
+    data["seats-0-user"] = ""
+
+    response = admin_client.post(url(Table, "change", table.pk), data)
+
+    assert response.status_code == 302, response.context["errors"]
+    assert seats_and_state(table) == before
+
+
+def test_a_lobby_tables_seats_may_be_edited(admin_client):
+    table = make_table(players={0: make_user()})
+    page = admin_client.get(url(Table, "change", table.pk))
+    assert 'name="seats-1-bot_level"' in page.text
+
+    response = admin_client.post(
+        url(Table, "change", table.pk), posted_form(page, **{"seats-1-bot_level": "random"})
+    )
+
+    assert response.status_code == 302, response.context["errors"]
+    assert table.seats.get(position=1).bot_level == "random"
+    table.refresh_from_db()
+    assert table.status == Table.Status.LOBBY  # the status is never the admin's
+
+
+def test_the_abandon_action_stops_a_table_through_the_service(admin_client, table):
+    """One ``abandon`` action in the log, the version bumped: the log still replays to the
+    rows, and a table already over is left as it is."""
+    table.refresh_from_db()
+    version = table.version
+    data = {"action": "abandon", "_selected_action": [table.pk]}
+
+    response = admin_client.post(url(Table, "changelist"), data, follow=True)
+
+    table.refresh_from_db()
+    assert table.status == Table.Status.ABANDONED
+    assert table.version == version + 1
+    assert table.actions.get(seq=table.version).kind == "abandon"
+    assert verify_table(table) == []
+    assert f"Tables abandonnées : {table.pk}." in response.text
+
+    again = admin_client.post(url(Table, "changelist"), data, follow=True)
+
+    assert "laissées telles quelles" in again.text
+    table.refresh_from_db()
+    assert table.version == version + 1

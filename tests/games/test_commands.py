@@ -7,7 +7,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db.models import F
 
+from games import service
 from games.models import Game, Hand, Table, Trick
+from games.rules import MODES
 from tests.factories import play_random_move, play_to_the_end, started_table
 
 pytestmark = pytest.mark.django_db
@@ -90,6 +92,59 @@ def test_verify_names_a_table_whose_whole_log_is_gone(played_tables):
     table.actions.all().delete()
 
     assert "action log is not 1..1 without gaps" in verify_fails(table)
+
+
+def test_verify_names_a_table_whose_contract_was_changed(played_tables):
+    hand = played_tables[1].current_hand  # its third trick is played: somebody took
+    hand.contract = next(mode for mode in MODES if mode != hand.contract)
+    hand.save()
+
+    assert "hand 2: stored contract" in verify_fails(played_tables[1])
+
+
+def test_verify_names_a_table_whose_taker_was_changed(played_tables):
+    hand = played_tables[1].current_hand
+    hand.taker = (hand.taker + 1) % 4
+    hand.save()
+
+    assert "hand 2: stored contract" in verify_fails(played_tables[1])
+
+
+def test_verify_names_a_hand_given_a_contract_nobody_bid(played_tables):
+    hand = played_tables[2].current_hand  # just dealt: nobody has spoken
+    Hand.objects.filter(pk=hand.pk).update(contract="H", taker=0)
+
+    assert "stored contract H by N differs from replay none" in verify_fails(played_tables[2])
+
+
+def test_verify_names_a_finished_table_marked_in_play(played_tables):
+    Table.objects.filter(pk=played_tables[0].pk).update(status=Table.Status.PLAYING)
+
+    assert "table status playing, expected finished" in verify_fails(played_tables[0])
+
+
+def test_verify_names_a_table_whose_turn_was_changed(played_tables):
+    table = played_tables[1]
+    Table.objects.filter(pk=table.pk).update(turn=(table.turn + 1) % 4)
+
+    assert "table turn" in verify_fails(table)
+
+
+def test_verify_names_a_table_pointing_at_an_old_hand(played_tables):
+    table = played_tables[1]
+    first = Hand.objects.get(game__table=table, number=1)
+    Table.objects.filter(pk=table.pk).update(current_hand=first)
+
+    assert f"table current hand {first.pk}, expected" in verify_fails(table)
+
+
+def test_verify_passes_on_an_abandoned_table(played_tables):
+    service.abandon_table(table_id=played_tables[1].pk, reason="test")
+
+    out, err = verify()
+
+    assert "3 tables checked, all match their log" in out
+    assert err == ""
 
 
 def test_verify_checks_only_the_tables_asked_for(played_tables):

@@ -15,6 +15,7 @@ from games.rules import (
     legal_actions,
     record_hand,
     score,
+    start_hand,
 )
 from games.rules.actions import ANNOUNCE, PASS
 from games.rules.announces import best_team, find_announces
@@ -296,6 +297,25 @@ def test_litige_holds_the_takers_points():
     assert [result.litige, result.points, result.held, result.winner] == [True, (0, 81), 81, -1]
 
 
+def litige_with_the_takers_belote() -> list[str]:
+    """``hearts_deal(81, "NS")`` with other spades: NS make 71 card points and S holds
+    the belote, 71 + 20 against 91."""
+    spades = [
+        "N:KS W:JS S:QS E:9S",  # 9 to N
+        "N:7S W:AS S:8S E:TS",  # 21 to W
+    ]
+    deal = hearts_deal(81, "NS")
+    return deal[:2] + spades + deal[4:]
+
+
+def test_the_takers_belote_is_scored_at_once_in_a_litige():
+    """Preset: "The taker's belote is scored at once in a litige: "ils restent à l'équipe
+    qui les a"." NS tie at 91 (71 + belote 20): the 71 are held, the belote scores now."""
+    result = score(played(RULES, "H", "N", litige_with_the_takers_belote()))
+    assert [result.tricks, result.belote] == [(71, 91), (20, 0)]
+    assert [result.litige, result.points, result.held] == [True, (20, 91), 71]
+
+
 @pytest.mark.parametrize(
     ("next_hand", "scores"),
     [
@@ -314,10 +334,48 @@ def test_litige_points_go_to_the_winner_of_the_next_hand(next_hand, scores):
     assert [game.scores, game.held] == [scores, 0]
 
 
+def test_a_litige_that_wins_the_game_leaves_its_held_points_to_nobody():
+    """Preset: "when the game is won on a litige hand (the defence reaches the target: "La
+    première équipe à 1000 points (option : 501) gagne"), there is no next hand and the
+    held points go to nobody". EW defend from 920 and reach 1001; NS's 81 are lost."""
+    litige = played(RULES, "H", "N", hearts_deal(81))
+    game = record_hand(game_for(litige, (900, 920)), litige)
+    assert [game.scores, game.winner, game.held] == [(900, 1001), 1, 81]
+    with pytest.raises(ValueError, match="the game is over"):
+        start_hand(game, IN_ORDER)
+
+
 def test_capot_252_and_the_capot_team_loses_its_announces_not_its_belote():
     """000: "Capot (tous les plis) : 252 points au lieu de 162 ; l'équipe capot perd ses
     annonces (pas la belote)." EW take no trick: E's cinquante is lost, W's belote kept."""
     result = score(played(WITH_ANNOUNCES, "H", "N", CAPOT_DEAL))
+    assert [result.capot, result.announces, result.belote] == [0, (0, 0), (0, 20)]
+    assert result.points == (252, 20)
+
+
+# NS take every trick and S holds a tierce (Q K A of clubs); E holds the best announce,
+# a cinquante (7 to 10 of diamonds), and W the belote. CAPOT_DEAL, S's 9C and W's QC
+# swapped.
+CAPOT_OVER_THE_BEST_ANNOUNCE = [
+    "N:JH W:QH S:QC E:7H",  # 26
+    "N:9H W:KH S:8S E:TH",  # 28
+    "N:AS W:7S S:JS E:7C",  # 13
+    "N:TS W:9S S:QD E:8C",  # 13
+    "N:AD W:9C S:JD E:7D",  # 13
+    "N:KD W:JC S:KC E:8D",  # 10
+    "N:AH W:KS S:TC E:9D",  # 25
+    "N:8H W:QS S:AC E:TD",  # 24 + 10
+]
+
+
+def test_capot_over_the_best_announce_nobody_scores_announces():
+    """Preset: "if that team held the best announce, nobody scores announces (the other
+    team's were beaten by it)"; 000: "Seule l'équipe ayant la meilleure annonce marque"
+    and "l'équipe capot perd ses annonces (pas la belote)". E's cinquante beats S's
+    tierce and is lost with the capot: S's tierce scores nothing either."""
+    state = played(WITH_ANNOUNCES, "H", "N", CAPOT_OVER_THE_BEST_ANNOUNCE)
+    assert state.declared == 1 << seat("S") | 1 << seat("E")
+    result = score(state)
     assert [result.capot, result.announces, result.belote] == [0, (0, 0), (0, 20)]
     assert result.points == (252, 20)
 

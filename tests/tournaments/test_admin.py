@@ -159,6 +159,7 @@ def test_an_organiser_cannot_create_one_for_another_club(organiser, other_club):
         ({"pace": "live", "move_seconds": "86400"}, "move_seconds"),
         ({"rounds": ""}, "rounds"),
         ({"round_hours": "0"}, "round_hours"),
+        ({"round_hours": "2000000000"}, "round_hours"),
     ],
 )
 def test_the_form_refuses_settings_the_service_would_refuse(organiser, club, fields, error_field):
@@ -167,6 +168,21 @@ def test_the_form_refuses_settings_the_service_would_refuse(organiser, club, fie
     assert response.status_code == 200
     assert error_field in response.context["adminform"].form.errors
     assert not Tournament.objects.exists()
+
+
+def test_a_round_of_two_billion_hours_is_refused_by_the_form(organiser, ready):
+    """Saved, it made "Démarrer le tournoi" fail with a server error (a deadline past
+    the end of the calendar): the form refuses it, and the tournament keeps its value."""
+    form = inline_form(ready, [])
+    form.update(round_hours="2000000000", options='{"target": 500}')
+
+    response = client_for(organiser).post(url("change", ready.pk), form)
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors["round_hours"]
+    assert errors == ["Une ronde dure d'une heure à 90 jours (2160 heures)."]
+    ready.refresh_from_db()
+    assert ready.round_hours == 48
 
 
 def test_the_rounds_of_a_knockout_are_not_asked(organiser, club):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from games import tournaments
 from games.models import Table, Tournament, TournamentMatch, TournamentTeam
@@ -318,6 +319,26 @@ def test_start_refuses_options_the_engine_refuses(club, players, organiser):
     refused(lambda: tournaments.start(tournament=tournament, by=organiser), "invalid_options", 422)
     tournament.refresh_from_db()
     assert tournament.status == Tournament.Status.REGISTRATION
+
+
+@pytest.mark.parametrize("hours", [0, tournaments.ROUND_HOURS[1] + 1, 2_000_000_000])
+def test_the_database_refuses_a_round_length_out_of_bounds(club, hours):
+    """From an hour to 90 days; past that the round's deadline is out of any calendar
+    (2 000 000 000 hours overflowed the date arithmetic). The admin form says so first
+    (tests/tournaments/test_admin.py); the database holds whatever goes around it."""
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_tournament(club, Tournament.Format.KNOCKOUT, round_hours=hours)
+
+
+def test_a_round_may_last_90_days(club, players, organiser):
+    tournament = make_tournament(club, Tournament.Format.KNOCKOUT, round_hours=90 * 24)
+    register_pairs(tournament, players[:4])
+
+    tournaments.start(tournament=tournament, by=organiser)
+
+    tournament.refresh_from_db()
+    first = tournament.round_set.get()
+    assert first.deadline - tournament.started_at == datetime.timedelta(days=90)
 
 
 def test_only_an_organiser_starts(swiss, players):
