@@ -21,7 +21,7 @@ from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 
-from accounts import clubs
+from accounts import clubs, vacations
 from accounts.models import (
     Club,
     ClubInvitation,
@@ -322,7 +322,8 @@ class JoinRequestAdmin(ClubRowAdmin):
 @admin.register(Vacation)
 class VacationAdmin(admin.ModelAdmin):
     """Read-mostly: a player declares their own absences (their clocks stand still);
-    support may look, and delete one that should not be."""
+    support may look, and delete one that should not be. A delete, single or bulk, goes
+    through ``accounts.vacations.delete_vacation``, which moves the player's deadlines."""
 
     list_display = ["user", "start", "end", "days", "created_at"]
     search_fields = ["user__username", "user__email"]
@@ -339,6 +340,13 @@ class VacationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def delete_model(self, request, obj: Vacation) -> None:
+        vacations.delete_vacation(vacation=obj)
+
+    def delete_queryset(self, request, queryset) -> None:
+        for vacation in queryset.select_related("user"):
+            vacations.delete_vacation(vacation=vacation)
 
 
 @admin.register(Rating)

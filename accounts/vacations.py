@@ -1,6 +1,12 @@
-"""Declaring and cancelling an absence (``Vacation``): at most VACATION_DAYS_PER_YEAR days
-per calendar year. Each change moves the deadlines of the player's turns (the clocks stand
-still during an absence, games/timing.py)."""
+"""Declaring, cancelling and deleting an absence (``Vacation``): at most
+VACATION_DAYS_PER_YEAR days per calendar year. Each change moves the deadlines of the
+player's turns (the clocks stand still during an absence, games/timing.py), in the same
+transaction, one change of a player's absences at a time.
+
+Time an absence has already paused stays paused whatever becomes of it: cancelling one
+under way, or deleting one in the admin, never hands back a deadline already passed (the
+bot would play at once on the player's return).
+"""
 
 from __future__ import annotations
 
@@ -37,7 +43,7 @@ def declare_vacation(*, user, start: datetime.date, end: datetime.date) -> Vacat
     if start < timezone.localdate():
         raise VacationError(_("Une absence ne peut pas commencer dans le passé."))
     with transaction.atomic():
-        User.objects.select_for_update().get(pk=user.pk)  # one declaration at a time
+        _lock(user)  # one change of the user's absences at a time
         if user.vacations.filter(start__lte=end, end__gte=start).exists():
             raise VacationError(_("Vous avez déjà déclaré une absence sur ces jours."))
         limit = settings.VACATION_DAYS_PER_YEAR
@@ -51,26 +57,70 @@ def declare_vacation(*, user, start: datetime.date, end: datetime.date) -> Vacat
                     )
                     % {"limit": limit, "left": left, "year": year}
                 )
+        before = _clocks(user)
         vacation = Vacation.objects.create(user=user, start=start, end=end)
-    _reschedule(user)
+        _reschedule(user, before)
     return vacation
 
 
 def cancel_vacation(*, user, vacation_id: int) -> None:
-    """A future absence is removed; one under way ends yesterday (its days are used)."""
-    vacation = Vacation.objects.filter(user=user, pk=vacation_id).first()
-    if vacation is None:
-        raise VacationError(_("Cette absence n'existe pas."))
-    today = timezone.localdate()
-    if vacation.start >= today:
+    """A future absence is removed. One under way ends now: its days before today stay
+    used, and the time it paused, today's included, stays paused for the turns it
+    covered (their deadlines move back by the time it will not pause any more)."""
+    with transaction.atomic():
+        _lock(user)
+        vacation = Vacation.objects.filter(user=user, pk=vacation_id).first()
+        if vacation is None:
+            raise VacationError(_("Cette absence n'existe pas."))
+        today = timezone.localdate()
+        if vacation.end < today:
+            return  # over already: nothing left to cancel
+        # A vacation is whole days: one under way keeps the days before today, and the
+        # part of today it paused goes to the deadlines as an extra pause (_shorten).
+        _shorten(vacation, end=today - datetime.timedelta(days=1))
+
+
+def delete_vacation(*, vacation: Vacation) -> None:
+    """Support removes an absence that should not be (the admin): its days are given
+    back; the time it already paused stays paused for the turns it covered."""
+    with transaction.atomic():
+        _lock(vacation.user)
+        vacation = Vacation.objects.filter(pk=vacation.pk).first()
+        if vacation is not None:
+            _shorten(vacation, end=None)
+
+
+def _shorten(vacation: Vacation, *, end: datetime.date | None) -> None:
+    """End ``vacation`` on ``end`` (None, or before it starts: remove it) and move the
+    user's deadlines. What it covered from the new end until now was paused and stays so."""
+    from games.clock import vacation_window
+
+    now = timezone.now()
+    user = vacation.user
+    begin, old_end = vacation_window(vacation.start, vacation.end)
+    before = _clocks(user)
+    if end is None or end < vacation.start:
         vacation.delete()
-    elif vacation.end >= today:
-        vacation.end = today - datetime.timedelta(days=1)
+        kept = begin
+    else:
+        vacation.end = end
         vacation.save(update_fields=["end"])
-    _reschedule(user)
+        kept = vacation_window(vacation.start, end)[1]
+    spent = min(old_end, now)
+    _reschedule(user, before, paused=[(kept, spent)] if kept < spent else [])
 
 
-def _reschedule(user) -> None:
+def _lock(user) -> None:
+    User.objects.select_for_update().get(pk=user.pk)
+
+
+def _clocks(user) -> dict:
+    from games.timing import turn_clocks
+
+    return turn_clocks(user.pk)
+
+
+def _reschedule(user, before: dict, paused: list | tuple = ()) -> None:
     from games.timing import reschedule_user
 
-    reschedule_user(user.pk)
+    reschedule_user(user.pk, before=before, paused=paused)

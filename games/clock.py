@@ -4,11 +4,16 @@ A player's clock stands still while they are on vacation (accounts.models.Vacati
 days in the site's time zone): ``clock_deadline`` adds the time per move to the start of
 the turn and pushes the result back by every vacation that overlaps it. Reads only;
 games.service stores the result in ``Table.deadline``.
+
+A vacation is whole days, so a cancelled one cannot say that it ended at 15:12: the time
+it paused today is passed as an extra ``paused`` window (accounts/vacations.py), and
+games.timing keeps that time in the stored deadline when the vacations change again.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 
 from django.utils import timezone
 
@@ -19,21 +24,27 @@ def _midnight(day: datetime.date) -> datetime.datetime:
     return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
 
 
+def vacation_window(start: datetime.date, end: datetime.date) -> tuple:
+    """The instants a vacation from ``start`` to ``end`` (both days included) covers."""
+    return _midnight(start), _midnight(end + datetime.timedelta(days=1))
+
+
 def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:
     """The user's vacations that end after ``after``, as (begin, end) instants, in order."""
     from accounts.models import Vacation
 
     rows = Vacation.objects.filter(user_id=user_id, end__gte=timezone.localdate(after))
-    return [
-        (_midnight(v.start), _midnight(v.end + datetime.timedelta(days=1)))
-        for v in rows.order_by("start")
-    ]
+    return [vacation_window(v.start, v.end) for v in rows.order_by("start")]
 
 
-def clock_deadline(user_id: int, start: datetime.datetime, seconds: float) -> datetime.datetime:
-    """``start`` plus ``seconds`` of the user's clock, which stops during their vacations."""
+def clock_deadline(
+    user_id: int, start: datetime.datetime, seconds: float, *, paused: Sequence[tuple] = ()
+) -> datetime.datetime:
+    """``start`` plus ``seconds`` of the user's clock, which stops during their vacations
+    and during the ``paused`` (begin, end) windows, which must not overlap them."""
     deadline = start + datetime.timedelta(seconds=seconds)
-    for begin, end in vacation_windows(user_id, start):
+    windows = sorted([*vacation_windows(user_id, start), *paused])
+    for begin, end in windows:
         if begin >= deadline:
             break
         if end > start:
@@ -50,7 +61,11 @@ def vacation_end(user_id: int, at: datetime.datetime) -> datetime.datetime | Non
 
 
 def turn_deadline(
-    table: Table, seats: list[Seat], start: datetime.datetime | None = None
+    table: Table,
+    seats: list[Seat],
+    start: datetime.datetime | None = None,
+    *,
+    paused: Sequence[tuple] = (),
 ) -> datetime.datetime | None:
     """The deadline of the turn starting at ``start``: None when no human is to act."""
     if table.status != Table.Status.PLAYING or table.turn is None:
@@ -58,4 +73,5 @@ def turn_deadline(
     seat = next(s for s in seats if s.position == table.turn)
     if seat.bot_plays or seat.user_id is None:
         return None
-    return clock_deadline(seat.user_id, start or timezone.now(), table.move_seconds)
+    start = start or timezone.now()
+    return clock_deadline(seat.user_id, start, table.move_seconds, paused=paused)

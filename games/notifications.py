@@ -7,29 +7,35 @@ When a human's turn starts at an asynchronous table, ``games.service`` calls
 - ``immediately``: the email goes at once;
 - ``hourly``: a task an hour later emails them only if the turn is still theirs at the
   same version and they have not opened the table since it became theirs;
-- ``daily``: nothing now; ``manage.py belote_digest`` sends one digest a day of every
-  table waiting for them;
+- ``daily``: nothing now; one digest a day of every table waiting for them, sent by
+  ``digest_task``, which the periodic sweep queues once a day after DIGEST_HOUR (8 by
+  default, the site's time zone; ``manage.py belote_digest`` sends it too);
 - ``never``: no email, the in-app notification only.
 
 Every player who accepts emails also gets one reminder before the deadline (two hours
-before it, or half the time per move on shorter clocks) if the move is still not in.
-Nothing is sent to someone who has the table open right now (games.presence).
+before it, or half the time per move on shorter clocks) if the move is still not in. It
+goes for the deadline it was queued for only: when a vacation moves the deadline, the
+service's hook runs ``notify_turn_task`` again, which queues the new deadline's reminder.
+Nothing is sent about a table its player has open right now (games.presence): no turn
+email, no reminder, and the digest leaves that table out.
 
 Every task re-reads the table and checks the version, so running one twice or late is
 harmless, and a ``ReminderLog`` row per email (a unique constraint) makes each reminder
-go out at most once. Live tables get neither notifications nor emails: the players are
-at the table.
+go out at most once; the row is claimed before the email is sent, outside any
+transaction (``_send_once``). Live tables get neither notifications nor emails: the
+players are at the table.
 """
 
 from __future__ import annotations
 
 import datetime
+import logging
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.tasks import task
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -50,8 +56,13 @@ from games.models import (
     TableVisit,
 )
 
+logger = logging.getLogger(__name__)
+
 HOURLY_DELAY = datetime.timedelta(hours=1)
 DEADLINE_LEAD = datetime.timedelta(hours=2)
+# A digest run still RUNNING this long after it began died with its worker: the next
+# sweep queues another (the players it reached are not emailed twice).
+DIGEST_STALE = datetime.timedelta(hours=1)
 
 
 # ---------------------------------------------------------------------------------------
@@ -123,7 +134,7 @@ def notify_turn_task(table_id: int, version: int) -> None:
     deadline = table_deadline(table)
     if deadline is not None:
         deadline_reminder_task.using(run_after=reminder_time(table, deadline)).enqueue(
-            table_id=table_id, version=version
+            table_id=table_id, version=version, deadline=deadline.isoformat()
         )
 
 
@@ -140,31 +151,39 @@ def hourly_reminder_task(table_id: int, version: int) -> None:
 
 
 @task()
-def deadline_reminder_task(table_id: int, version: int) -> None:
-    """Shortly before the deadline: the move is still not in."""
+def deadline_reminder_task(table_id: int, version: int, deadline: str | None = None) -> None:
+    """Shortly before the deadline: the move is still not in.
+
+    ``deadline`` (ISO 8601) is the one the task was queued for. If a vacation has moved
+    the table's deadline since, this task does nothing: the reminder of the new deadline
+    is queued with it, and sending now would come early and use up its log row. Whatever
+    it was queued for, the email goes only between ``reminder_time`` and the deadline.
+    """
     waiting = _waiting_player(table_id, version)
     if waiting is None:
         return
     table, user = waiting
     if not user.email or user.notify == Notify.NEVER:
         return
-    if presence.connected(table.pk, [user.pk]):
+    current = table_deadline(table)
+    if current is None:
         return
-    deadline = table_deadline(table)
-    if deadline is None or timezone.now() >= deadline:
+    if deadline is not None and datetime.datetime.fromisoformat(deadline) != current:
+        return
+    if not reminder_time(table, current) <= timezone.now() < current:
         return
     _send_once(
         user,
         ReminderLog.Kind.DEADLINE,
         "emails/deadline",
-        {"table": table, "deadline": deadline, "table_url": _table_url(table)},
+        {"table": table, "deadline": current, "table_url": _table_url(table)},
         table=table,
         version=version,
     )
 
 
 # ---------------------------------------------------------------------------------------
-# The daily digest (manage.py belote_digest)
+# The daily digest (queued by the sweep, or manage.py belote_digest)
 
 
 @dataclass(frozen=True)
@@ -186,21 +205,79 @@ def waiting_tables(user) -> list[Table]:
     )
 
 
+class DigestsNotSent(Exception):
+    """Some digests could not be sent (each is logged); the others went. Their claims
+    are gone, so the next run tries them again."""
+
+    def __init__(self, *, sent: int, failed: int) -> None:
+        super().__init__(f"{failed} digest(s) could not be sent ({sent} sent)")
+        self.sent = sent
+        self.failed = failed
+
+
 def send_digests(day: datetime.date | None = None) -> int:
     """Each player who chose the daily digest gets it once for ``day`` (today by
-    default), if some table waits for them. Returns the number of emails sent."""
+    default), if some table they do not have open waits for them. Returns the number of
+    emails sent; raises ``DigestsNotSent`` after trying everyone if some could not go."""
     day = day or timezone.localdate()
-    sent = 0
-    users = User.objects.filter(notify=Notify.DAILY, is_active=True).exclude(email="")
+    sent = failed = 0
+    done = ReminderLog.objects.filter(kind=ReminderLog.Kind.DIGEST, day=day).values("user_id")
+    users = (
+        User.objects.filter(notify=Notify.DAILY, is_active=True)
+        .exclude(email="")
+        .exclude(pk__in=done)
+    )
     for user in users.iterator():
-        tables = waiting_tables(user)
+        tables = [t for t in waiting_tables(user) if not presence.connected(t.pk, [user.pk])]
         if not tables:
             continue
         lines = [DigestLine(t, _table_url(t), table_deadline(t)) for t in tables]
-        sent += _send_once(
-            user, ReminderLog.Kind.DIGEST, "emails/digest", {"lines": lines}, day=day
-        )
+        try:
+            sent += _send_once(
+                user, ReminderLog.Kind.DIGEST, "emails/digest", {"lines": lines}, day=day
+            )
+        except Exception:  # one refused address must not stop the other players' digests
+            logger.exception("digest: sending to user %s failed", user.pk)
+            failed += 1
+    if failed:
+        raise DigestsNotSent(sent=sent, failed=failed)
     return sent
+
+
+@task()
+def digest_task(day: str) -> int:
+    return send_digests(datetime.date.fromisoformat(day))
+
+
+def digest_time(day: datetime.date) -> datetime.datetime:
+    """When the digest of ``day`` is due: DIGEST_HOUR o'clock in the site's time zone."""
+    hour = settings.DIGEST_HOUR
+    moment = datetime.datetime.combine(day, datetime.time(hour))
+    return timezone.make_aware(moment, timezone.get_default_timezone())
+
+
+def schedule_digests(now: datetime.datetime | None = None) -> bool:
+    """Run by every sweep (games/tasks.py): once the day's DIGEST_HOUR has passed, queue
+    its ``digest_task`` unless one was queued since that hour and is waiting, running or
+    done. A failed or dead one is queued again by the next sweep; ``send_digests`` skips
+    the players it reached. Returns whether it queued one."""
+    from django.tasks import TaskResultStatus
+    from django_tasks_db.models import DBTaskResult
+
+    now = now or timezone.now()
+    day = timezone.localdate(now, timezone.get_default_timezone())
+    due = digest_time(day)
+    if now < due:
+        return False
+    runs = DBTaskResult.objects.filter(task_path=digest_task.module_path, enqueued_at__gte=due)
+    alive = runs.filter(
+        Q(status__in=[TaskResultStatus.READY, TaskResultStatus.SUCCESSFUL])
+        | Q(status=TaskResultStatus.RUNNING, started_at__gt=now - DIGEST_STALE)
+    )
+    if alive.exists():
+        return False
+    digest_task.enqueue(day=day.isoformat())
+    return True
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,18 +331,30 @@ def _came_back(table: Table, user, version: int) -> bool:
 
 
 def _send_once(user, kind: str, template: str, context: dict, **key) -> bool:
-    """Send the email unless this reminder was already sent (the log row is written in
-    the same transaction: a failed send leaves no row, a second run finds it). Nobody is
-    reminded while on vacation: their clock stands still."""
+    """Send the email unless this reminder went already; returns whether it went.
+
+    Nobody is reminded while on vacation (their clock stands still), nor about a table
+    they have open right now. The ``ReminderLog`` row is claimed first, in a transaction
+    of its own, and the email sent once that is committed: the SMTP round trip holds no
+    database lock (with SQLite, the lock of every writer). Of two runs, the unique
+    constraint lets one claim; if the sending fails, the claim is deleted so that a later
+    run may try again. Callers hold no transaction.
+    """
     if vacation_end(user.pk, timezone.now()) is not None:
         return False
-    with transaction.atomic():
-        try:
-            with transaction.atomic():
-                ReminderLog.objects.create(user=user, kind=kind, **key)
-        except IntegrityError:
-            return False
+    table = key.get("table")
+    if table is not None and presence.connected(table.pk, [user.pk]):
+        return False
+    try:
+        with transaction.atomic():
+            claim = ReminderLog.objects.create(user=user, kind=kind, **key)
+    except IntegrityError:
+        return False
+    try:
         _email(user, template, context).send()
+    except Exception:
+        claim.delete()
+        raise
     return True
 
 

@@ -463,6 +463,7 @@ def _after_commit(
     from games import notifications
     from games.broadcast import table_changed
     from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
+    from games.timing import live_grace
 
     transaction.on_commit(lambda: table_changed(table_id, version))
     now = timezone.now()
@@ -480,8 +481,7 @@ def _after_commit(
         expiry = expire_deadline_task.using(run_after=deadline)
         transaction.on_commit(lambda: expiry.enqueue(table_id=table_id, version=version))
         if live:
-            grace = now + datetime.timedelta(seconds=settings.LIVE_GRACE_SECONDS)
-            check = check_absent_task.using(run_after=grace)
+            check = check_absent_task.using(run_after=now + live_grace(clock.move_seconds))
             transaction.on_commit(lambda: check.enqueue(table_id=table_id, version=version))
 
 

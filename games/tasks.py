@@ -2,14 +2,15 @@
 
 Every task re-reads the table and checks its version, so running one twice or late is
 harmless. ``sweep_task`` re-enqueues itself every SWEEP_SECONDS: the worker has no cron,
-``manage.py belote_sweep --schedule`` (scripts/run-dev) starts the cycle.
+``manage.py belote_sweep --schedule`` (scripts/run-dev) starts the cycle. Each sweep also
+queues the day's digest once its hour has passed (games/notifications.py).
 """
 
 from __future__ import annotations
 
 from django.tasks import task
 
-from games import service, timing, tournaments
+from games import notifications, service, timing, tournaments
 
 
 @task()
@@ -29,6 +30,13 @@ def check_absent_task(table_id: int, version: int) -> None:
 
 @task()
 def sweep_task() -> None:
-    timing.sweep()
-    tournaments.sweep_round_deadlines()
-    timing.schedule_sweep()
+    # The next sweep is queued before this one works, so that a worker killed mid-sweep
+    # leaves it behind; ``finally`` queues it if that failed (a locked database). A step
+    # that raises fails this task, never the cycle.
+    try:
+        timing.schedule_sweep()
+        timing.sweep()
+        tournaments.sweep_round_deadlines()
+        notifications.schedule_digests()
+    finally:
+        timing.schedule_sweep()

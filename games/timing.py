@@ -4,9 +4,10 @@
   whatever a stopped worker dropped: every passed deadline, every bot turn left without
   a move for BOT_STALL_SECONDS, every absent live player. Each step re-checks the table
   at its version under the table lock, so a second run does nothing more.
-- A live table's player whose page is closed (games/presence.py) for LIVE_GRACE_SECONDS
-  while it is their turn is replaced by the heuristic bot (``Seat.stand_in``) until they
-  reconnect or click "Reprendre ma place" (``take_back_seat``).
+- A live table's player whose page is closed (games/presence.py) while it is their turn
+  is replaced by the heuristic bot (``Seat.stand_in``) after the table's grace period
+  (``live_grace``: LIVE_GRACE_SECONDS, or half the time per move on shorter clocks) until
+  they reconnect or click "Reprendre ma place" (``take_back_seat``).
 - A declared vacation stops its player's clocks: ``reschedule_user`` moves their turns'
   deadlines (games/clock.py does the arithmetic).
 Writes go through games.service's helpers, as in games/lobby.py.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import datetime
 import logging
 import time
+from collections.abc import Sequence
 
 from django.conf import settings
 from django.core.cache import cache
@@ -44,29 +46,21 @@ def sweep() -> int:
     """Act on every table whose clock or bot is overdue; returns how many tables moved."""
     now = timezone.now()
     playing = Table.objects.filter(status=Table.Status.PLAYING)
+    bots_stalled = playing.filter(
+        deadline__isnull=True, updated_at__lte=now - _seconds("BOT_STALL_SECONDS")
+    ).filter(
+        Q(seats__position=F("turn")),
+        Q(seats__bot_level__gt="") | Q(seats__stand_in=True),
+    )
+    # Each step's tables are read when the step begins, after the previous one acted.
     steps = [
-        (service.expire_deadline, playing.filter(deadline__lte=now)),
-        (
-            service.play_bot_move,
-            playing.filter(
-                deadline__isnull=True, updated_at__lte=now - _seconds("BOT_STALL_SECONDS")
-            ).filter(
-                Q(seats__position=F("turn")),
-                Q(seats__bot_level__gt="") | Q(seats__stand_in=True),
-            ),
-        ),
-        (
-            replace_absent,
-            playing.filter(
-                pace=Pace.LIVE,
-                deadline__isnull=False,
-                updated_at__lte=now - _seconds("LIVE_GRACE_SECONDS"),
-            ),
-        ),
+        (service.expire_deadline, lambda: _ids(playing.filter(deadline__lte=now))),
+        (service.play_bot_move, lambda: _ids(bots_stalled)),
+        (replace_absent, lambda: _absent_candidates(playing, now)),
     ]
     moved = 0
-    for step, tables in steps:
-        for table_id, version in list(tables.values_list("pk", "version").distinct()):
+    for step, candidates in steps:
+        for table_id, version in candidates():
             try:
                 outcome = step(table_id, version)
             except Exception:  # one broken table must not stop the others
@@ -76,8 +70,30 @@ def sweep() -> int:
     return moved
 
 
+def _ids(tables) -> list[tuple[int, int]]:
+    return list(tables.values_list("pk", "version").distinct())
+
+
+def _absent_candidates(playing, now: datetime.datetime) -> list[tuple[int, int]]:
+    """(id, version) of the live tables whose turn is older than their grace period; few
+    tables are live at once, so the grace of each is worked out here."""
+    rows = playing.filter(pace=Pace.LIVE, deadline__isnull=False).values_list(
+        "pk", "version", "updated_at", "move_seconds"
+    )
+    return [
+        (table_id, version)
+        for table_id, version, updated_at, move_seconds in rows
+        if updated_at <= now - live_grace(move_seconds)
+    ]
+
+
 def schedule_sweep() -> bool:
-    """Enqueue the next ``sweep_task`` in SWEEP_SECONDS unless one is already waiting."""
+    """Enqueue the next ``sweep_task`` in SWEEP_SECONDS unless one is already waiting.
+
+    Only a waiting (READY) sweep counts. A running one queued its successor when it began
+    (games/tasks.py), and a RUNNING row whose worker was killed is dead, however recent:
+    counting it would stop the cycle for good.
+    """
     from django.tasks import TaskResultStatus
     from django_tasks_db.models import DBTaskResult
 
@@ -100,15 +116,23 @@ def _absent_key(table_id: int, user_id: int) -> str:
     return f"absent:table:{table_id}:user:{user_id}"
 
 
+def live_grace(move_seconds: float) -> datetime.timedelta:
+    """How long a live player may be gone on their turn before a stand-in plays for them:
+    LIVE_GRACE_SECONDS, but at most half the time per move, or a short clock (live ones go
+    down to 30 s) would always run out first and the stand-in never come."""
+    return min(_seconds("LIVE_GRACE_SECONDS"), datetime.timedelta(seconds=move_seconds / 2))
+
+
 def note_absent(table_id: int, user_id: int) -> None:
     """The user's last page of the table closed: check again after the grace period."""
     from games.tasks import check_absent_task
 
     cache.set(_absent_key(table_id, user_id), time.time(), settings.LIVE_GRACE_SECONDS * 10)
     table = Table.objects.filter(pk=table_id, pace=Pace.LIVE, status=Table.Status.PLAYING)
-    version = table.values_list("version", flat=True).first()
-    if version is not None:
-        run_after = timezone.now() + _seconds("LIVE_GRACE_SECONDS")
+    row = table.values_list("version", "move_seconds").first()
+    if row is not None:
+        version, move_seconds = row
+        run_after = timezone.now() + live_grace(move_seconds)
         check_absent_task.using(run_after=run_after).enqueue(table_id=table_id, version=version)
 
 
@@ -122,7 +146,6 @@ def note_back(table_id: int, user) -> None:
 def replace_absent(table_id: int, version: int) -> service.Outcome | None:
     """A stand-in bot for the live table's player to act, gone for the grace period."""
     now = timezone.now()
-    grace = _seconds("LIVE_GRACE_SECONDS")
     with transaction.atomic():
         table = service._lock(table_id)
         if (
@@ -132,6 +155,7 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
             or table.turn is None
         ):
             return None
+        grace = live_grace(table.move_seconds)
         seat = Seat.objects.get(table=table, position=table.turn)
         if seat.user_id is None or seat.bot_plays:
             return None
@@ -177,24 +201,72 @@ def take_back_seat(*, table_id: int, user) -> service.Outcome:
 # Vacations
 
 
-def reschedule_user(user_id: int) -> int:
-    """Recompute the deadlines of the user's turns after a change of their vacations."""
-    tables = Table.objects.filter(
-        status=Table.Status.PLAYING,
-        deadline__isnull=False,
-        seats__user_id=user_id,
-        seats__position=F("turn"),
-    )
+def turn_clocks(user_id: int) -> dict[int, tuple[int, datetime.datetime | None]]:
+    """The user's turns before a change of their vacations: table id -> (version, the
+    deadline their vacations as they stand give), for ``reschedule_user(before=...)``."""
+    clocks = {}
+    for table in _turns_of(user_id):
+        deadline = turn_deadline(table, list(table.seats.all()), start=service.turn_started(table))
+        clocks[table.pk] = (table.version, deadline)
+    return clocks
+
+
+def reschedule_user(
+    user_id: int,
+    *,
+    before: dict[int, tuple[int, datetime.datetime | None]] | None = None,
+    paused: Sequence[tuple] = (),
+) -> int:
+    """Recompute the deadlines of the user's turns after a change of their vacations;
+    returns how many moved.
+
+    ``paused``: (begin, end) windows that stay paused though no vacation covers them any
+    more (what a cancelled vacation already paused). ``before`` (``turn_clocks`` taken
+    before the change): a turn whose stored deadline is later than its vacations alone
+    gave keeps that extra time, which an earlier cancellation paused and no row records.
+    The service's on-commit hook then queues the expiry and, at an asynchronous table,
+    re-runs the turn notification, which queues the reminder of the new deadline.
+    """
     changed = 0
-    for table_id in list(tables.values_list("pk", flat=True)):
+    for table_id in [table.pk for table in _turns_of(user_id)]:
         with transaction.atomic():
             table = service._lock(table_id)
             seats = list(table.seats.all())
-            deadline = turn_deadline(table, seats, start=service.turn_started(table))
-            if table.deadline is None or deadline == table.deadline:
+            to_act = next((s for s in seats if s.position == table.turn), None)
+            if table.deadline is None or to_act is None or to_act.user_id != user_id:
+                continue  # moved on since the query
+            start = service.turn_started(table)
+            deadline = turn_deadline(table, seats, start=start, paused=paused)
+            if deadline is None:
+                continue
+            version, old = (before or {}).get(table.pk, (None, None))
+            if version == table.version and old is not None:
+                deadline += _extra_pause(table.deadline, old)
+            if deadline == table.deadline:
                 continue
             table.deadline = deadline
             table.save(update_fields=["deadline"])
             service._after_commit(table.pk, table.version, False, clock=table)
             changed += 1
     return changed
+
+
+def _extra_pause(stored: datetime.datetime, computed: datetime.datetime) -> datetime.timedelta:
+    """How much later the stored deadline is than the vacations give. Less than a second
+    is no pause: the service stamps a deadline a moment after the action that began the
+    turn. An earlier stored deadline (a vacation written without rescheduling) gets the
+    vacations' one."""
+    extra = stored - computed
+    return extra if extra >= datetime.timedelta(seconds=1) else datetime.timedelta(0)
+
+
+def _turns_of(user_id: int) -> list[Table]:
+    """The tables in play where ``user_id`` is to act against a clock."""
+    return list(
+        Table.objects.filter(
+            status=Table.Status.PLAYING,
+            deadline__isnull=False,
+            seats__user_id=user_id,
+            seats__position=F("turn"),
+        ).distinct()
+    )

@@ -7,7 +7,9 @@ derandomized so that a CI failure replays identically).
 import os
 
 import pytest
+from django.conf import settings as django_settings
 from django.db import connection
+from django.utils import translation
 from hypothesis import settings
 
 settings.register_profile("dev", max_examples=100)
@@ -30,6 +32,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "postgres" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _french_again():
+    """A request activates its user's language in the thread and leaves it there (the
+    next request activates its own): a test that rendered a page in English must not
+    leave the following test, which may render outside any request, in English."""
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)

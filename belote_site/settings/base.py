@@ -238,11 +238,14 @@ LOGGING = {
 
 
 # Time at the tables (games/timing.py): a bot's move waits BOT_DELAY_SECONDS at a live
-# table so that people can follow; a live player gone for LIVE_GRACE_SECONDS on their turn
-# is replaced by a bot; the sweep runs every SWEEP_SECONDS and plays a bot turn left
-# BOT_STALL_SECONDS without a move; a player may declare VACATION_DAYS_PER_YEAR days off.
+# table so that people can follow; a live player gone for LIVE_GRACE_SECONDS (at most half
+# the time per move) on their turn is replaced by a bot; the sweep runs every
+# SWEEP_SECONDS and plays a bot turn left BOT_STALL_SECONDS without a move; a player may
+# declare VACATION_DAYS_PER_YEAR days off.
 BOT_DELAY_SECONDS = 1
 LIVE_GRACE_SECONDS = 60
 SWEEP_SECONDS = 60
 BOT_STALL_SECONDS = 10
 VACATION_DAYS_PER_YEAR = 30
+# The sweep queues the daily digest of turn emails once this hour (TIME_ZONE) has passed.
+DIGEST_HOUR = 8

@@ -12,6 +12,7 @@ import re
 
 import pytest
 import time_machine
+from asgiref.sync import async_to_sync
 from django.core import mail
 from django.core.management import call_command
 from django.db import IntegrityError
@@ -20,7 +21,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Notify
-from games import notifications, service
+from accounts.vacations import declare_vacation
+from games import notifications, presence, service
 from games.models import Notification, Pace, ReminderLog, Table
 from tests.factories import make_table, make_users
 from tests.notifications.conftest import queued, run_tasks, to_act
@@ -227,6 +229,45 @@ def test_deadline_reminder_at_half_time_on_a_short_clock(start_async, traveller)
     )
 
 
+def test_a_reminder_queued_for_a_deadline_a_vacation_moved_stays_silent(
+    start_async, traveller, django_capture_on_commit_callbacks
+):
+    """The reminder goes two hours before the deadline the player has, not the one
+    they had when it was queued."""
+    table = start_async(Notify.DAILY)
+    old = notifications.table_deadline(table)
+    run_tasks()
+    user = to_act(table)
+    with django_capture_on_commit_callbacks(execute=True):
+        # The clock stands still all of Monday (Paris): the whole day per move is left.
+        declare_vacation(user=user, start=timezone.localdate(), end=timezone.localdate())
+    table.refresh_from_db()
+    new = notifications.table_deadline(table)
+    assert new - old == datetime.timedelta(hours=14)
+
+    traveller.move_to(old - datetime.timedelta(hours=1, minutes=59))
+    run_tasks()  # the old reminder; the turn task queues the new deadline's
+    assert mail.outbox == []
+    assert not ReminderLog.objects.exists()
+    (reminder,) = queued("deadline_reminder_task")
+    assert reminder.run_after == new - datetime.timedelta(hours=2)
+
+    traveller.move_to(new - datetime.timedelta(hours=1, minutes=59))
+    run_tasks()
+    (message,) = mail.outbox
+    assert "votre temps est bientôt écoulé" in message.subject
+
+
+def test_a_reminder_run_early_sends_nothing(start_async, traveller):
+    table = start_async(Notify.DAILY)
+    run_tasks()
+
+    notifications.deadline_reminder_task.call(table.pk, table.version)
+
+    assert mail.outbox == []
+    assert not ReminderLog.objects.exists()
+
+
 def test_no_deadline_reminder_for_never(start_async, traveller):
     table = start_async(Notify.NEVER)
     run_tasks()
@@ -266,3 +307,58 @@ def test_live_tables_send_nothing(players, traveller, django_capture_on_commit_c
 
     assert mail.outbox == []
     assert not Notification.objects.exists()
+
+
+# Nobody with the table open is emailed -----------------------------------------------------
+
+
+def opens(table: Table, user) -> None:
+    """The user's page of the table connects (games/presence.py, as the websocket does)."""
+    async_to_sync(presence.arrive)(table.pk, user.pk)
+
+
+def test_no_turn_email_to_a_player_who_has_the_table_open(start_async, traveller):
+    table = start_async(Notify.IMMEDIATELY)
+    user = to_act(table)
+    opens(table, user)
+
+    run_tasks()
+
+    assert mail.outbox == []
+    assert Notification.objects.filter(user=user, table=table).exists()  # the bell still
+
+
+def test_no_deadline_reminder_to_a_player_who_has_the_table_open(start_async, traveller):
+    table = start_async(Notify.DAILY)
+    run_tasks()
+
+    traveller.move_to(notifications.table_deadline(table) - datetime.timedelta(hours=1))
+    opens(table, to_act(table))
+    run_tasks()
+
+    assert mail.outbox == []
+
+
+def test_the_digest_leaves_out_the_tables_the_player_has_open(start_async, traveller):
+    first = start_async(Notify.DAILY)
+    second = start_async(Notify.DAILY)
+    user = to_act(first)
+    assert to_act(second) == user
+    opens(first, user)
+
+    assert notifications.send_digests() == 1
+
+    (digest,) = mail.outbox
+    assert f"Table n° {second.pk}" in digest.body
+    assert f"Table n° {first.pk} " not in digest.body
+
+
+def test_no_digest_while_every_waiting_table_is_open_and_one_later(start_async, traveller):
+    table = start_async(Notify.DAILY)
+    user = to_act(table)
+    opens(table, user)
+
+    assert notifications.send_digests() == 0
+    async_to_sync(presence.leave)(table.pk, user.pk)
+    later(traveller, minutes=5)
+    assert notifications.send_digests() == 1

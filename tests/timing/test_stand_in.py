@@ -5,14 +5,18 @@ Issue: "A player who leaves a live table is replaced by a bot after a grace peri
 take the seat back."
 """
 
+import datetime
+
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from games import presence, service, timing
 from games.models import Action, Pace
 from tests.factories import seated_user
 from tests.tables.helpers import client_for, htmx_post
-from tests.timing.helpers import after, fresh, playing_table
+from tests.timing.helpers import after, fresh, playing_table, timeout_moves
 
 pytestmark = pytest.mark.django_db
 
@@ -93,3 +97,48 @@ def test_coming_back_to_the_page_ends_the_stand_in():
     timing.note_back(table.pk, seated_user(table, seat))
 
     assert not fresh(table).seats.get(position=seat).stand_in
+
+
+def test_on_a_30_second_clock_the_stand_in_comes_at_half_the_time_per_move():
+    """The grace is LIVE_GRACE_SECONDS (60 s), but at most half the time per move: with
+    a full minute, a 30 s clock would always run out first and no stand-in ever come."""
+    table = playing_table(pace=Pace.LIVE, move_seconds=30)
+    seat = table.turn
+
+    with after(started_at(table), seconds=14):
+        assert timing.sweep() == 0
+    with after(started_at(table), seconds=16):
+        assert timing.sweep() == 1
+
+    table = fresh(table)
+    assert table.seats.get(position=seat).stand_in and table.deadline is None
+    assert timeout_moves(table) == []
+
+
+def test_a_page_closed_on_a_30_second_clock_is_checked_again_after_15_seconds():
+    table = playing_table(pace=Pace.LIVE, move_seconds=30)
+    user = seated_user(table, table.turn)
+
+    with after(started_at(table), seconds=2):
+        timing.note_absent(table.pk, user.pk)
+        (check,) = DBTaskResult.objects.filter(task_path="games.tasks.check_absent_task")
+        assert check.run_after == timezone.now() + datetime.timedelta(seconds=15)
+    with after(started_at(table), seconds=18):  # the page has been closed for 16 s
+        assert timing.replace_absent(table.pk, table.version).applied
+
+    assert fresh(table).seats.get(position=table.turn).stand_in
+
+
+def test_a_turn_at_a_30_second_clock_is_checked_for_absence_after_15_seconds(
+    django_capture_on_commit_callbacks,
+):
+    """Every live turn queues its own absence check (games.service), at the table's grace
+    too: without it, only a page closing during the turn or a sweep would come in time."""
+    with django_capture_on_commit_callbacks(execute=True):
+        table = playing_table(pace=Pace.LIVE, move_seconds=30)
+
+    (check,) = DBTaskResult.objects.filter(task_path="games.tasks.check_absent_task")
+
+    assert check.run_after - started_at(table) == pytest.approx(
+        datetime.timedelta(seconds=15), abs=datetime.timedelta(seconds=1)
+    )

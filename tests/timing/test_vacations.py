@@ -8,8 +8,10 @@ tables' clocks pause."
 import datetime
 
 import pytest
+import time_machine
 from django.utils import timezone
 
+from accounts.models import Vacation
 from accounts.vacations import VacationError, cancel_vacation, declare_vacation
 from games import service, timing
 from tests.factories import seated_user
@@ -19,6 +21,7 @@ from tests.timing.helpers import after, fresh, playing_table, timeout_moves
 pytestmark = pytest.mark.django_db
 
 DAY = datetime.timedelta(days=1)
+MONDAY = datetime.date(2026, 3, 2)
 
 
 def midnight(day: datetime.date) -> datetime.datetime:
@@ -47,8 +50,6 @@ def test_a_vacation_stops_the_clock_of_the_player_to_act():
 
 
 def test_a_vacation_declared_in_the_database_alone_still_pauses_at_expiry():
-    from accounts.models import Vacation
-
     table = playing_table()
     user = seated_user(table, table.turn)
     today = timezone.localdate()
@@ -60,21 +61,115 @@ def test_a_vacation_declared_in_the_database_alone_still_pauses_at_expiry():
     assert timeout_moves(table) == []
 
 
-def test_cancelling_the_vacation_gives_the_old_deadline_back():
-    table = playing_table()
-    user = seated_user(table, table.turn)
-    old = table.deadline
-    today = timezone.localdate()
-    later = declare_vacation(user=user, start=today + DAY, end=today + 3 * DAY)
-    # The hour is over before the vacation starts.
-    assert abs(fresh(table).deadline - old) < datetime.timedelta(seconds=1)
+def local(*moment) -> datetime.datetime:
+    """A moment in the site's time zone (Europe/Paris), where vacations are whole days."""
+    return timezone.make_aware(datetime.datetime(*moment))
 
-    soon = declare_vacation(user=user, start=today, end=today)
-    assert fresh(table).deadline > old
-    cancel_vacation(user=user, vacation_id=soon.pk)
-    cancel_vacation(user=user, vacation_id=later.pk)
 
-    assert abs(fresh(table).deadline - old) < datetime.timedelta(seconds=1)
+@pytest.fixture
+def monday_turn():
+    """A day per move; the player to act got the turn on Monday 2 March 2026 at 9:00,
+    the clock standing still at that moment, and time travels with ``.move_to``."""
+    with time_machine.travel(local(2026, 3, 2, 9), tick=False) as traveller:
+        table = playing_table(move_seconds=24 * 3600)
+        assert table.deadline == local(2026, 3, 3, 9)
+        yield table, seated_user(table, table.turn), traveller
+
+
+def test_cancelling_a_vacation_not_yet_begun_gives_the_old_deadline_back(monday_turn):
+    table, user, traveller = monday_turn
+    vacation = declare_vacation(user=user, start=MONDAY + DAY, end=MONDAY + 3 * DAY)
+    # 15 hours of the day run on Monday, the 9 others after the vacation.
+    assert fresh(table).deadline == local(2026, 3, 6, 9)
+
+    traveller.move_to(local(2026, 3, 2, 20))
+    cancel_vacation(user=user, vacation_id=vacation.pk)
+
+    assert fresh(table).deadline == local(2026, 3, 3, 9)
+    assert not Vacation.objects.exists()
+
+
+def test_cancelling_a_vacation_under_way_keeps_the_time_it_paused(monday_turn):
+    """The time already spent on vacation stays paused; the vacation ends now, and the
+    deadline moves back by the time it will not pause any more, never into the past."""
+    table, user, traveller = monday_turn
+    vacation = declare_vacation(user=user, start=MONDAY + DAY, end=MONDAY + 3 * DAY)
+    traveller.move_to(local(2026, 3, 4, 12))  # Wednesday noon: 36 hours of it spent
+
+    cancel_vacation(user=user, vacation_id=vacation.pk)
+
+    # 15 hours of the day ran on Monday before the vacation: 9 are left from now.
+    deadline = fresh(table).deadline
+    assert deadline == local(2026, 3, 4, 21)
+    assert Vacation.objects.get(pk=vacation.pk).end == MONDAY + DAY  # Tuesday stays used
+    traveller.move_to(deadline - datetime.timedelta(minutes=1))
+    assert timing.sweep() == 0 and timeout_moves(table) == []  # no bot on the return
+    traveller.move_to(deadline + datetime.timedelta(seconds=1))
+    assert timing.sweep() == 1 and len(timeout_moves(table)) == 1
+
+
+def test_cancelling_a_vacation_begun_today_keeps_the_hours_it_paused(monday_turn):
+    table, user, traveller = monday_turn
+    vacation = declare_vacation(user=user, start=MONDAY + DAY, end=MONDAY + 2 * DAY)
+    traveller.move_to(local(2026, 3, 3, 15))  # Tuesday, 15:00: its first day
+
+    cancel_vacation(user=user, vacation_id=vacation.pk)
+
+    # Paused since midnight: the 9 hours left of the day run from now.
+    assert fresh(table).deadline == local(2026, 3, 4, 0)
+    assert not Vacation.objects.exists()  # its only day used was today, given back
+
+
+def test_a_later_change_keeps_the_time_a_cancelled_vacation_paused(monday_turn):
+    table, user, traveller = monday_turn
+    vacation = declare_vacation(user=user, start=MONDAY + DAY, end=MONDAY + 3 * DAY)
+    traveller.move_to(local(2026, 3, 4, 12))
+    cancel_vacation(user=user, vacation_id=vacation.pk)
+
+    # No vacation row says the Wednesday morning was paused; the deadline remembers it.
+    declare_vacation(user=user, start=MONDAY + 3 * DAY, end=MONDAY + 4 * DAY)
+    assert fresh(table).deadline == local(2026, 3, 4, 21)  # before Thursday: unchanged
+
+
+# The admin -------------------------------------------------------------------------------
+
+
+def test_deleting_a_vacation_under_way_in_the_admin_moves_the_deadline(monday_turn, admin_client):
+    table, user, traveller = monday_turn
+    vacation = declare_vacation(user=user, start=MONDAY + DAY, end=MONDAY + 3 * DAY)
+    traveller.move_to(local(2026, 3, 4, 12))
+
+    response = admin_client.post(f"/admin/accounts/vacation/{vacation.pk}/delete/", {"post": "yes"})
+
+    assert response.status_code == 302
+    assert not Vacation.objects.exists()  # its days are given back
+    assert fresh(table).deadline == local(2026, 3, 4, 21)  # what it paused stays paused
+
+
+def test_deleting_vacations_in_bulk_in_the_admin_gives_each_player_their_old_deadline(
+    admin_client,
+):
+    with time_machine.travel(local(2026, 3, 2, 9), tick=False) as traveller:
+        tables = [playing_table(move_seconds=24 * 3600) for _ in range(2)]
+        users = [seated_user(table, table.turn) for table in tables]
+        declared = [
+            declare_vacation(user=user, start=MONDAY + DAY, end=MONDAY + DAY) for user in users
+        ]
+        assert [fresh(table).deadline for table in tables] == [local(2026, 3, 4, 9)] * 2
+        traveller.move_to(local(2026, 3, 2, 20))
+
+        response = admin_client.post(
+            "/admin/accounts/vacation/",
+            {
+                "action": "delete_selected",
+                "_selected_action": [vacation.pk for vacation in declared],
+                "post": "yes",
+            },
+        )
+
+    assert response.status_code == 302
+    assert not Vacation.objects.exists()
+    assert [fresh(table).deadline for table in tables] == [local(2026, 3, 3, 9)] * 2
 
 
 def test_the_days_per_year_are_limited_with_a_clear_error(settings):

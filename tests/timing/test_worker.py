@@ -5,15 +5,18 @@ running it twice does nothing more." Real commits (transaction=True): the tasks 
 enqueued on commit, as in production, and run by ``db_worker``.
 """
 
+import datetime
 import signal
 
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.db import OperationalError
 from django.test import override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from games import timing
 from games.models import Pace
 from tests.factories import make_user
 from tests.timing.helpers import after, fresh, playing_table, run_worker, timeout_moves
@@ -105,4 +108,36 @@ def test_the_periodic_sweep_is_scheduled_once_and_reschedules_itself():
         run_worker()
 
     assert tasks("sweep_task").filter(status="SUCCESSFUL").count() == 1
+    assert tasks("sweep_task").filter(status="READY").count() == 1
+
+
+def test_a_sweep_that_fails_still_schedules_the_next_one(monkeypatch):
+    """The cycle must survive a failed sweep (SQLite's "database is locked", say)."""
+
+    def locked() -> int:
+        raise OperationalError("database is locked")
+
+    monkeypatch.setattr(timing, "sweep", locked)  # the boundary: the sweep's own work
+    call_command("belote_sweep", "--schedule", verbosity=0)
+
+    with after(timezone.now(), seconds=61):
+        run_worker()
+
+    assert tasks("sweep_task").filter(status="FAILED").count() == 1
+    assert tasks("sweep_task").filter(status="READY").count() == 1
+
+
+@pytest.mark.parametrize("started", [3600, 1], ids=["an-hour-ago", "a-second-ago"])
+def test_a_sweep_left_running_by_a_killed_worker_does_not_block_the_cycle(started):
+    from games.tasks import sweep_task
+
+    dead = DBTaskResult.objects.get(pk=sweep_task.enqueue().id)
+    dead.claim("killed-worker")
+    DBTaskResult.objects.filter(pk=dead.pk).update(
+        started_at=timezone.now() - datetime.timedelta(seconds=started)
+    )
+
+    call_command("belote_sweep", "--schedule", verbosity=0)
+
+    assert tasks("sweep_task").filter(status="RUNNING").count() == 1
     assert tasks("sweep_task").filter(status="READY").count() == 1

@@ -1,18 +1,24 @@
 """Send the daily digest: every player with ``notify = daily`` gets one email listing the
-tables waiting for their move, at most once per day (however often this runs).
+tables waiting for their move (those they do not have open), at most once per day
+(however often this runs).
 
-Schedule it once a day (cron ``0 8 * * * manage.py belote_digest``); running it more often
-is harmless, the second run of a day sends nothing.
+The worker's periodic sweep sends it by itself once DIGEST_HOUR has passed (8 by default,
+games/notifications.py); this command is for a site without a worker, or to send it at
+once. A cron line calling it is harmless: the second run of a day sends nothing more.
 """
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from games.notifications import send_digests
+from games.notifications import DigestsNotSent, send_digests
 
 
 class Command(BaseCommand):
     help = "Send the daily digest of tables waiting for each player (once per day)."
 
     def handle(self, *args, **options) -> None:
-        sent = send_digests()
+        try:
+            sent = send_digests()
+        except DigestsNotSent as error:
+            self.stdout.write(f"{error.sent} digest(s) sent.")
+            raise CommandError(f"{error.failed} digest(s) could not be sent.") from error
         self.stdout.write(f"{sent} digest(s) sent.")

@@ -4,8 +4,11 @@ tournament rounds past their deadline.
 ``belote_sweep`` runs the sweep once (games/timing.py, then
 games.tournaments.sweep_round_deadlines); running it again does nothing more.
 ``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
-db_worker then runs every SWEEP_SECONDS (it re-enqueues itself, once) and which closes
-the overdue tournament rounds too.
+db_worker then runs every SWEEP_SECONDS (it re-enqueues itself, once, even when one of
+its steps fails), which closes the overdue tournament rounds too and queues the day's
+digest after DIGEST_HOUR (games/notifications.py; ``belote_digest`` sends it by hand).
+Each sweep queues the next before it works, so a worker killed mid-sweep leaves it
+behind; a sweep row left RUNNING by a dead worker never counts as scheduled.
 """
 
 from django.core.management.base import BaseCommand
