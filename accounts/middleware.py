@@ -52,3 +52,25 @@ def set_language_cookie(response: HttpResponse, language: str) -> None:
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
         samesite=settings.LANGUAGE_COOKIE_SAMESITE,
     )
+
+
+class RefusedFormStatusMiddleware:
+    """A POST whose form is refused answers 422, allauth's pages included.
+
+    allauth's views render a refused form with status 200, as Django's generic views do;
+    ours answer 422 (games/views.py, accounts/views.py). Every bad input gets a 4xx here,
+    which also tells a test, a proxy log or a script that nothing was done. Only template
+    responses carry their context (allauth's do); a view rendering to a plain response
+    sets its own status.
+    """
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if request.method == "POST" and response.status_code == 200:
+            form = (getattr(response, "context_data", None) or {}).get("form")
+            if form is not None and form.is_bound and form.errors:
+                response.status_code = 422
+        return response

@@ -52,6 +52,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    "accounts.middleware.RefusedFormStatusMiddleware",
 ]
 
 ROOT_URLCONF = "belote_site.urls"

@@ -109,7 +109,7 @@ def test_sign_up_shows_what_is_wrong(client):
         {"email": "pas-une-adresse", "username": "", "password1": PASSWORD, "password2": "x"},
     )
 
-    assert response.status_code == 200
+    assert response.status_code == 422
     html = response.text
     assert 'id="id_email_error"' in html
     assert 'id="id_username_error"' in html
@@ -133,7 +133,7 @@ def test_log_in_with_email_and_password(client, player):
 def test_a_wrong_password_is_refused_with_a_clear_error(client, player):
     response = log_in(client, password="pas-le-bon")
 
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert WRONG_PASSWORD in response.text
     assert 'role="alert"' in response.text
     assert logged_in_user(client) is None
@@ -159,7 +159,7 @@ def test_a_wrong_login_code_is_refused(client, player):
 
     response = client.post(reverse("account_confirm_login_code"), {"code": "AAAA-AAAA"})
 
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert 'id="id_code_error"' in response.text
     assert logged_in_user(client) is None
 
@@ -176,7 +176,7 @@ def test_password_reset_by_email(client, player):
 
     assert response.headers["location"] == reverse("account_reset_password_from_key_done")
     browser = Client()
-    assert log_in(browser, password=PASSWORD).status_code == 200
+    assert log_in(browser, password=PASSWORD).status_code == 422
     assert log_in(browser, password=NEW_PASSWORD).status_code == 302
     assert logged_in_user(browser) == player
 
@@ -218,7 +218,7 @@ def test_failed_logins_are_limited_per_address(client, player):
 
     response = log_in(client)
 
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "Trop de tentatives de connexion échouées." in response.text
     assert logged_in_user(client) is None
 
