@@ -2,9 +2,11 @@
 the start; and once a game is over, the rematch (a new game with the same seats).
 
 A sibling of ``games.service`` with the same discipline: keyword-only functions, one
-transaction each, the table row locked, one ``Action`` (and one version) per change and a
-broadcast once committed. Only the table's creator manages it (invitations, moving
-players, bots, the start), and only in the lobby; its invitees choose their own seats.
+transaction each, the table row locked, one ``Action`` (and one version) per change of
+the lobby and a broadcast once committed. Only the table's creator manages it
+(invitations, moving players, bots, the start), and only in the lobby; its invitees
+choose their own seats. Once started, the invitation link only lets spectators in (if
+the creator allows them), and those comings and goings change no version.
 Someone who may not see the table is told it does not exist (404), never that it is
 forbidden.
 """
@@ -198,22 +200,43 @@ def invite_user(*, table: Table, by, username: str) -> Invitation:
 
 @transaction.atomic
 def revoke_link(*, table: Table, by) -> str:
-    """A new invitation link; whoever came by the old one and has no seat loses access."""
-    table = _managed(table, by)
+    """A new invitation link; whoever came by the old one and has no seat loses access.
+
+    In the lobby, and once started at a table that lets spectators in: the creator then
+    sends away the spectators who came by the old link. A started table's version only
+    counts the game's moves (a move or a bot's task sent at version N must still find
+    N), so that renewal is not logged as an action.
+    """
+    table = _lock(table.pk)
+    if not can_view(by, table):
+        raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
+    if table.created_by_id != by.pk:
+        raise ServiceError("not_creator", _("Seul le créateur de la table peut faire cela."), 403)
+    in_lobby = table.status == Table.Status.LOBBY
+    if not in_lobby and not table.allow_spectators:
+        raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
     table.invite_token = new_invite_token()
     table.save(update_fields=["invite_token"])
     seated = table.seats.filter(user__isnull=False).values("user")
     removed, _count = (
         table.invitations.filter(via=Invitation.Via.LINK).exclude(user__in=seated).delete()
     )
-    _record(table, by, "revoke_link", {"removed": removed})
+    if in_lobby:
+        _record(table, by, "revoke_link", {"removed": removed})
     return table.invite_token
 
 
 @transaction.atomic
 def join_by_link(*, table: Table, user, token: str) -> Invitation | None:
     """Record that ``user`` came by the table's invitation link (None: no need, they sit
-    at it or created it; an earlier invitation is kept)."""
+    at it or created it; an earlier invitation is kept).
+
+    In the lobby they may then take a free seat. Once the game has started, the link
+    only lets spectators in, and only if the creator allows them: the invitation makes
+    ``user`` a spectator (an invitee without a seat sees the table without any hand), and
+    renewing the link sends them away. That late invitation is not logged as an action:
+    a started table's version only counts the game's moves.
+    """
     table = _lock(table.pk)
     if not token or not secrets.compare_digest(table.invite_token.encode(), str(token).encode()):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
@@ -222,18 +245,21 @@ def join_by_link(*, table: Table, user, token: str) -> Invitation | None:
         return existing
     if table.created_by_id == user.pk or table.seats.filter(user=user).exists():
         return None
-    if table.status != Table.Status.LOBBY:
+    in_lobby = table.status == Table.Status.LOBBY
+    if not in_lobby and not table.allow_spectators:
         raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
     invitation = Invitation.objects.create(
         table=table, user=user, invited_by=table.created_by, via=Invitation.Via.LINK
     )
-    _record(table, user, "invite", {"user": user.pk, "via": Invitation.Via.LINK})
+    if in_lobby:
+        _record(table, user, "invite", {"user": user.pk, "via": Invitation.Via.LINK})
     return invitation
 
 
 @transaction.atomic
 def set_spectators(*, table: Table, by, allowed: bool) -> Outcome:
-    """Let any logged-in user with the table's address watch it (no hand shown), or not.
+    """Let whoever opens the invitation link once the game has started watch it (no hand
+    shown; ``join_by_link``), or not.
 
     Only the creator decides, in the lobby, before anyone sees a card.
     """

@@ -131,12 +131,16 @@ def in_table_club(user, table: Table) -> bool:
 
 
 def can_watch(user, table: Table) -> bool:
-    """Whether ``user`` may look at the table: those who may see it, and any logged-in
-    user once its creator lets spectators in. Watching shows no hand at all
-    (``engine.view(state, None)``); moves still need a seat."""
-    if not getattr(user, "is_authenticated", False):
-        return False
-    return table.allow_spectators or can_view(user, table)
+    """Whether ``user`` may look at the table (its page, board, history and websocket).
+
+    Exactly those who may see it (``can_view``): a private table never opens to a stranger,
+    whatever ``allow_spectators`` says, and table ids are sequential. A spectator is
+    someone who opened the invitation link once the game had started, on a table that
+    lets spectators in: ``lobby.join_by_link`` recorded them as an invitation (via the
+    link), so they see it like an invitee without a seat, without any hand
+    (``engine.view(state, None)``). Moves still need a seat.
+    """
+    return can_view(user, table)
 
 
 # ---------------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.clubs import membership_of
 from games import pairing
-from games.models import Table, Tournament, TournamentMatch, TournamentRound, TournamentTeam
+from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 from games.selectors import visible_tables
 from games.tournaments import history, planned_rounds
 
@@ -119,11 +119,10 @@ def current_round(tournament: Tournament) -> TournamentRound | None:
 
 def openable_tables(user, tournament: Tournament) -> set[int]:
     """The tournament's tables ``user`` may open (their own, and whatever the tables'
-    visibility rules give them); no link is offered to the others."""
+    visibility rules give them: the club's members see its tables); no link is offered to
+    the others, who would get a 404."""
     of_tournament = Q(tournament_match__round__tournament=tournament)
-    visible = visible_tables(user).filter(of_tournament).values_list("pk", flat=True)
-    watched = Table.objects.filter(of_tournament, allow_spectators=True)
-    return set(visible) | set(watched.values_list("pk", flat=True))
+    return set(visible_tables(user).filter(of_tournament).values_list("pk", flat=True))
 
 
 # ---------------------------------------------------------------------------------------

@@ -49,6 +49,12 @@ def stranger():
     return make_user("sacha")
 
 
+def watch_by_link(table: Table, user) -> None:
+    """``user`` opens the invitation link of the started ``table``: a spectator if the
+    creator lets them in (games.lobby.join_by_link)."""
+    lobby.join_by_link(table=table, user=user, token=table.invite_token)
+
+
 def new_table(creator, players, *, spectators: bool = False, invited=None) -> Table:
     """A classique table of ``players``, created by ``creator``, started from a fixed
     deck; ``invited`` is invited by name in the lobby and never sits down."""
@@ -149,11 +155,43 @@ def test_who_may_see_the_table_is_accepted_and_told_its_version(creator, players
 
 def test_a_spectator_is_accepted_when_the_creator_lets_them_in(creator, players, stranger):
     table = new_table(creator, players, spectators=True)
+    watch_by_link(table, stranger)
     headers = socket_headers(stranger)
 
     async def scenario(sockets):
         socket = await sockets.accepted(table.pk, headers)
         assert await receive(socket) == {"table": table.pk, "version": table.version}
+
+    run(scenario)
+
+
+def test_with_spectators_a_stranger_without_the_link_is_closed_with_4404(
+    creator, players, stranger
+):
+    """Spectators come by the invitation link: the table's id alone opens nothing."""
+    table = new_table(creator, players, spectators=True)
+    headers = socket_headers(stranger)
+
+    async def scenario(sockets):
+        _socket, accepted, code = await sockets.open(table.pk, headers)
+        assert (accepted, code) == (False, NOT_ALLOWED)
+
+    run(scenario)
+
+
+def test_a_spectator_sent_away_by_a_new_link_is_closed_at_their_next_message(
+    creator, players, stranger
+):
+    table = new_table(creator, players, spectators=True)
+    watch_by_link(table, stranger)
+    headers = socket_headers(stranger)
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        await sync_to_async(lobby.revoke_link)(table=table, by=creator)
+        await socket.send_json_to({})
+        assert await socket.receive_output() == {"type": "websocket.close", "code": NOT_ALLOWED}
 
     run(scenario)
 
@@ -199,6 +237,7 @@ def test_after_a_move_every_viewer_gets_the_new_version_and_nothing_else(
     creator, players, stranger
 ):
     table = new_table(creator, players, spectators=True)
+    watch_by_link(table, stranger)
     viewers = [*players, creator, stranger]  # four players, the creator, a spectator
     headers = [socket_headers(user) for user in viewers]
 
@@ -291,6 +330,26 @@ def test_a_second_user_arriving_or_leaving_pings_the_first(table, players, creat
         await second.disconnect()
         assert await receive(first) == ping
         assert await first.receive_nothing()
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("frame", ["not json", "{", "\u00e9t\u00e9 ]"])
+def test_a_frame_that_is_not_json_is_ignored_and_the_socket_stays_open(table, players, frame):
+    headers = socket_headers(players[N])
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+
+        await socket.send_to(text_data=frame)
+        assert await socket.receive_nothing(timeout=0.3)
+        await socket.send_to(bytes_data=b"\x00\xff")
+        assert await socket.receive_nothing(timeout=0.3)
+
+        # Still there: a real question is answered.
+        await socket.send_json_to({"want": "version"})
+        assert await receive(socket) == {"table": table.pk, "version": table.version}
 
     run(scenario)
 

@@ -9,7 +9,9 @@ a move and the history are checked here alike, from the deal to the rematch.
 For every preset, complete games are played at a table of four users watched by a
 spectator, each move chosen at random among the engine's legal actions and POSTed by the
 player to act (htmx and plain forms in turn). After every move each of the five viewers
-fetches the table page and the board fragment, and the mover's answer is read too. None
+fetches the table page and the board fragment, and the mover's answer is read too; every
+ten moves, the other pages they open (home, Mes tables, notifications, the players'
+pages) are read as well. The spectator came by the invitation link. None
 may name, by its code (``JH``) or its French name (``valet de coeur``), a card still
 held by another seat, except the public ones: the turned card (it stays public when the
 taker picks it up) and, after an exchange, the trump 7 swapped for it.
@@ -139,7 +141,8 @@ def lowest_target(preset: str) -> int:
 
 
 def watched_table(preset: str, rng: random.Random, players, creator) -> Table:
-    """A table of ``players`` in the preset's shortest game, open to spectators, started."""
+    """A table of ``players`` in the preset's shortest game, open to spectators, started
+    (a spectator then comes by the invitation link: ``come_to_watch``)."""
     table = service.create_table(
         created_by=creator,
         preset=preset,
@@ -150,6 +153,13 @@ def watched_table(preset: str, rng: random.Random, players, creator) -> Table:
     service.start_table(table_id=table.pk, first_dealer=rng.randrange(4), deck=deal_from(rng))
     table.refresh_from_db()
     return table
+
+
+def come_to_watch(client: Client, table: Table) -> None:
+    """What a spectator does: open the invitation link, press "Regarder la partie"."""
+    join = reverse("games:join", args=[table.pk, table.invite_token])
+    assert client.get(join).status_code == 200
+    assert client.post(join).status_code == 302
 
 
 def deal_from(rng: random.Random) -> list[int]:
@@ -211,6 +221,25 @@ class LeakCheck:
                 response = viewer.client.get(path(name, self.table))
                 self.answer(viewer, response, state, f"{moment}: {path(name, self.table)}")
 
+    def elsewhere(self, state, moment: str) -> None:
+        """The other pages a viewer opens while the hand goes on: home, Mes tables, the
+        notifications, the player pages of the four players. They show no card
+        at all, and above all none of another hand."""
+        usernames = [self.table.seats.get(position=p).user.username for p in range(4)]
+        paths = [reverse("home"), reverse("games:list"), reverse("notifications")]
+        paths += [reverse("player", args=[name]) for name in usernames]
+        for viewer in self.viewers:
+            for url in paths:
+                response = viewer.client.get(url)
+                assert response.status_code == 200, f"{moment}: {url}"
+                self.pages += 1
+                assert_hides(
+                    response.content.decode(),
+                    state,
+                    viewer.seat,
+                    f"{moment}: {url}, seen by {viewer.name}",
+                )
+
     def hand_in_progress_is_not_replayed(self, viewers: list[Viewer]) -> None:
         self.table.refresh_from_db()
         hand = self.table.current_hand
@@ -252,6 +281,7 @@ def play_game_and_check(table: Table, viewers: list[Viewer], rng: random.Random)
     check = LeakCheck(table, viewers)
     state = current_state(table)
     check.everyone(state, "the first deal")  # boardgame.io #1159: the initial state
+    check.elsewhere(state, "the first deal")
     check.hand_in_progress_is_not_replayed(viewers)
     while table.status == Table.Status.PLAYING:
         hand = table.current_hand
@@ -271,6 +301,8 @@ def play_game_and_check(table: Table, viewers: list[Viewer], rng: random.Random)
             assert response.redirect_chain == [(path("table", table), 302)], moment
         check.answer(mover, response, state, f"{moment}, the answer to the POST")
         check.everyone(state, moment)
+        if check.moves % 10 == 5 and table.status == Table.Status.PLAYING:
+            check.elsewhere(state, moment)
         if table.current_hand_id != hand.pk or table.status != Table.Status.PLAYING:
             check.finished_hand_is_public(hand)
             check.hand_in_progress_is_not_replayed(viewers)
@@ -289,7 +321,9 @@ def test_no_page_shows_a_card_of_another_hand(preset, seeded_decks):
     players = make_users(4)
     table = watched_table(preset, rng, players, creator=players[N])
     viewers = [Viewer(SEAT_NAMES[seat], seat, logged_in_client(players[seat])) for seat in range(4)]
-    viewers.append(Viewer("the spectator", None, logged_in_client(make_user())))
+    spectator = logged_in_client(make_user())
+    come_to_watch(spectator, table)
+    viewers.append(Viewer("the spectator", None, spectator))
 
     check = play_game_and_check(table, viewers, rng)
 
@@ -339,6 +373,7 @@ def test_the_sockets_carry_only_versions_and_presence_during_a_whole_game(seeded
     players = make_users(4)
     spectator = make_user()
     table = watched_table(preset, rng, players, creator=players[N])
+    come_to_watch(logged_in_client(spectator), table)
     clients = [logged_in_client(user) for user in players]
     headers = [socket_headers(user) for user in [*players, spectator]]
 

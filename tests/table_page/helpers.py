@@ -26,6 +26,16 @@ def client_for(user) -> Client:
     return client
 
 
+def spectator_client(user, table: Table) -> Client:
+    """``user``'s client once they opened the invitation link of the started ``table``,
+    which lets spectators in, and pressed "Regarder la partie": from then on they watch
+    it."""
+    client = client_for(user)
+    response = client.post(url("join", table, table.invite_token))
+    assert response.status_code == 302 and response.url == url("table", table), response
+    return client
+
+
 def state_of(table: Table) -> engine.HandState:
     table.refresh_from_db()
     return hand_state(table)

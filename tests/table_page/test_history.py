@@ -17,6 +17,7 @@ from tests.table_page.helpers import (
     client_for,
     finish_hand,
     htmx_post,
+    spectator_client,
     state_of,
     take_at_once,
     text_of,
@@ -109,8 +110,11 @@ def test_spectators_see_the_history_of_a_watched_table(start, outsider):
     table = start(spectators=True)
     take_at_once(table)
     finish_hand(table)
+    assert client_for(outsider).get(url("hand", table, 1, 1)).status_code == 404
 
-    assert client_for(outsider).get(url("hand", table, 1, 1)).status_code == 200
+    spectator = spectator_client(outsider, table)
+
+    assert spectator.get(url("hand", table, 1, 1)).status_code == 200
 
 
 def test_the_history_is_a_read_only_page(played, players):

@@ -55,6 +55,7 @@ def test_the_consumer_pings_the_table_when_someone_comes_or_goes():
     lobby.set_spectators(table=table, by=players[0], allowed=True)
     service.start_table(table_id=table.pk, first_dealer=N, deck=fixed_deck(1))
     table.refresh_from_db()
+    lobby.join_by_link(table=table, user=watcher, token=table.invite_token)  # a spectator
     path = f"/ws/tables/{table.pk}/"
 
     async def scenario():

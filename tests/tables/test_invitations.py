@@ -188,3 +188,35 @@ def test_the_link_no_longer_opens_a_table_once_started(table, alice):
     assert response.status_code == 409
     assert "La partie a déjà commencé." in response.text
     assert snapshot(table) == before
+
+
+def test_in_the_lobby_the_link_asks_to_join_even_with_spectators_allowed(table, alice):
+    """Spectators come once the game has started; before, the link invites a player."""
+    lobby.set_spectators(table=table, by=table.created_by, allowed=True)
+    join = url("join", table, table.invite_token)
+
+    page = client_for(alice).get(join)
+
+    assert page.status_code == 200
+    assert "Rejoindre la table" in page.text
+    assert not Invitation.objects.exists()
+
+
+def test_once_started_with_spectators_the_link_records_a_spectator_without_a_version(table, alice):
+    lobby.set_spectators(table=table, by=table.created_by, allowed=True)
+    for position in (0, 1, 3):
+        lobby.set_bot(table=table, by=table.created_by, position=position, level="random")
+    lobby.start(table=table, by=table.created_by)
+    before = snapshot(table)
+
+    response = client_for(alice).post(url("join", table, table.invite_token))
+
+    assert response.status_code == 302 and response.url == url("table", table)
+    invitation = Invitation.objects.get()
+    assert (invitation.user, invitation.via) == (alice, "link")
+    after = snapshot(table)
+    assert after["version"] == before["version"] and after["actions"] == before["actions"]
+    # Renewing the link (possible once started, spectators allowed) sends them away.
+    lobby.revoke_link(table=table, by=table.created_by)
+    assert not Invitation.objects.exists()
+    assert client_for(alice).get(url("table", table)).status_code == 404
