@@ -10,10 +10,12 @@ Presence: each connection is counted per (table, user) in the cache (games/prese
 when a user's first page connects or their last one closes, the group gets a version-less
 ``{"table": id, "presence": true}`` and the pages refetch their board to move the dots.
 Any message from a page (its heartbeat, or a question after a doubt) renews its count and
-is answered with the current version.
+is answered with the current version; a frame that is not JSON is ignored.
 """
 
 from __future__ import annotations
+
+import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -68,6 +70,17 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
                 await database_sync_to_async(timing.note_absent)(
                     self.table_id, self.scope["user"].pk
                 )
+
+    async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
+        """A frame that is not JSON text (garbage, binary) is ignored: it asks nothing,
+        and it must not take the connection down with a traceback."""
+        if not text_data:
+            return
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            return
+        await self.receive_json(content, **kwargs)
 
     async def receive_json(self, content, **kwargs) -> None:
         # The only thing a client may ask is where the table is now (after a doubt, or

@@ -128,7 +128,7 @@ class TableForm(forms.Form):
     allow_spectators = forms.BooleanField(
         label=_("Spectateurs admis"),
         help_text=_(
-            "Tout joueur connecté qui a l'adresse de la table peut regarder la partie, "
+            "Une fois la partie commencée, qui ouvre le lien d'invitation la regarde, "
             "sans voir aucune main."
         ),
         required=False,
@@ -189,6 +189,24 @@ class TableForm(forms.Form):
                     "Les membres du club voient une table de club et s'y assoient sans invitation."
                 ),
             )
+
+    @classmethod
+    def entered(cls, data, *, user=None) -> TableForm:
+        """An unbound form that shows ``data`` again, unchecked: what the no-JavaScript
+        "Afficher les options de ces règles" button posts. The options and target of the
+        rules chosen keep their defaults unless the value entered is one of theirs (it may
+        come from other rules); anything that is not a field (the CSRF token) is left out.
+        """
+        form = cls(preset=data.get("preset"), user=user)
+        for name, field in form.fields.items():
+            if name not in data:
+                continue
+            value = data.get(name)
+            choices = getattr(field, "choices", None)
+            if choices is not None and value not in {str(choice) for choice, _label in choices}:
+                continue
+            form.initial[name] = value
+        return form
 
     @property
     def _targets(self) -> tuple[int, ...]:

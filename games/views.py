@@ -6,8 +6,8 @@ by ``games.board`` from the engine's view of the user's seat). Every form works 
 POST (then a redirect with a message) and with htmx, which gets the template's fragment
 back (``template.html#partial``). A table the user may not see does not exist for them
 (404); a refused action answers its status (403, 422, 409) with its message and changes
-nothing. Spectators (``Table.allow_spectators``) see the table and its board without any
-hand; they cannot play.
+nothing. Spectators (``Table.allow_spectators``: whoever opens the invitation link once
+the game has started) see the table and its board without any hand; they cannot play.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from games.forms import (
 from games.models import SEAT_CHOICES, BotLevel, Hand, Table
 from games.selectors import (
     Section,
-    can_view,
     can_watch,
     dashboard,
     visible_tables,
@@ -86,6 +85,12 @@ def table_create(request: HttpRequest) -> HttpResponse:
         # htmx asks for the options of another preset when the select changes.
         template = "games/create.html#options" if request.htmx else "games/create.html"
         return render(request, template, {"form": form})
+    if "show_options" in request.POST:
+        # Without JavaScript, "Afficher les options de ces règles" posts the form: the page
+        # comes back with the chosen rules' options and everything entered so far, nothing
+        # checked yet (a GET would put the CSRF token in the address).
+        form = TableForm.entered(request.POST, user=request.user)
+        return render(request, "games/create.html", {"form": form})
     form = TableForm(request.POST, user=request.user)
     error = None
     if form.is_valid():
@@ -132,6 +137,9 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     JavaScript: back to the table page with a message.
     """
     table = _watchable_table(request, table_id)
+    if table.current_hand_id is None:
+        # Still in the lobby: nothing to play yet (a page left open, a forged request).
+        return _board_answer(request, table, _("La partie n'a pas commencé."), 409)
     form = PlayForm(request.POST)
     if not form.is_valid():
         return _board_answer(request, table, _("Requête invalide."), 422)
@@ -198,26 +206,38 @@ def hand_history(
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
-    """The invitation link: who holds it may join the table, then choose a seat."""
+    """The invitation link: who holds it may join the table, then choose a seat.
+
+    Once the game has started, the link makes a spectator of whoever opens it if the
+    creator lets spectators in (recorded as their invitation: ``lobby.join_by_link``);
+    otherwise it only says that the game has started, and shows nothing of the table.
+    """
     table = get_object_or_404(Table.objects.select_related("created_by"), pk=table_id)
     if not _same_token(table.invite_token, token):
         raise Http404
-    if can_view(request.user, table):
+    if can_watch(request.user, table):
         return redirect("games:table", table.pk)
-    if table.status != Table.Status.LOBBY and can_watch(request.user, table):
-        # Too late to join, but the creator lets spectators in: watch.
-        return redirect("games:table", table.pk)
+    started = table.status != Table.Status.LOBBY
     if request.method == "POST":
+        # "Rejoindre la table" in the lobby, "Regarder la partie" once started: a GET
+        # never writes (a link previewer or a mail scanner opening it joins nobody).
         try:
             lobby.join_by_link(table=table, user=request.user, token=token)
         except ServiceError as refused:
             if refused.status == 404:
                 raise Http404 from refused
             messages.error(request, refused.message)
-            return render(request, "games/join.html", _join_context(table), status=refused.status)
-        messages.success(request, _("Vous êtes invité : choisissez votre place."))
+            return _join_page(request, table, refused, status=refused.status)
+        if started:
+            watching = _("Vous regardez la partie en spectateur : aucune main n'est montrée.")
+            messages.info(request, watching)
+        else:
+            messages.success(request, _("Vous êtes invité : choisissez votre place."))
         return redirect("games:table", table.pk)
-    return render(request, "games/join.html", _join_context(table))
+    if started and not table.allow_spectators:
+        # No spectators: the link only says so, and shows nothing of the table.
+        return render(request, "games/join.html", {"started": True})
+    return _join_page(request, table)
 
 
 # ---------------------------------------------------------------------------------------
@@ -251,10 +271,14 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_revoke_link(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A new link; in the lobby the invitations panel comes back, once started (spectators
+    allowed) the panel of the spectators' link."""
+    table = _visible_table(request, table_id)
+    fragment = "invites" if table.status == Table.Status.LOBBY else "spectator_link"
     return _act(
         request,
         table_id,
-        "invites",
+        fragment,
         None,
         lambda table, data: lobby.revoke_link(table=table, by=request.user),
         _("Nouveau lien créé : l'ancien ne fonctionne plus."),
@@ -427,10 +451,17 @@ def _board_answer(
         getattr(messages, level)(request, text)
         return redirect("games:table", table.pk)
     table = _watchable_table(request, table.pk)
-    if table.current_hand_id is None:
-        raise Http404
     # A success is seen on the board itself; only a refusal or a warning is written.
     notice = None if status == 200 else {"level": level, "text": text}
+    if table.current_hand_id is None:
+        # No board yet (the lobby): the page's whole table comes back instead, with the
+        # message among the seats.
+        notice = {"level": level, "text": text, "fragment": "seats"}
+        context = _table_context(request, table, notice=notice)
+        response = render(request, "games/table.html#table", context, status=status)
+        response["HX-Retarget"] = "#table"
+        response["HX-Reswap"] = "outerHTML"
+        return response
     context = _table_context(request, table, notice=notice)
     return render(request, "games/table.html#board", context, status=status)
 
@@ -458,7 +489,8 @@ def _visible_table(request: HttpRequest, table_id: int) -> Table:
 
 
 def _watchable_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may see it or watch it as a spectator; else a 404.
+    """The table, if the user may watch it (``can_watch``: never a stranger, whatever
+    ``allow_spectators`` says; a spectator came by the invitation link); else a 404.
 
     Its seats come with it (``table_seats``): whoever sits at the table may watch it.
     """
@@ -481,8 +513,15 @@ def _first_error(form) -> str:
     return _("Requête invalide.")
 
 
-def _join_context(table: Table) -> dict:
-    return {"table": table, "preset_label": PRESET_LABELS[table.preset]}
+def _join_page(
+    request: HttpRequest, table: Table, refused: ServiceError | None = None, status: int = 200
+) -> HttpResponse:
+    """The page of the invitation link: the table and "Rejoindre la table"; once the game
+    has started (without spectators), only that it has, nothing of the table."""
+    if refused is not None and refused.code == "already_started":
+        return render(request, "games/join.html", {"started": True}, status=status)
+    context = {"table": table, "preset_label": PRESET_LABELS[table.preset]}
+    return render(request, "games/join.html", context, status=status)
 
 
 def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
@@ -492,6 +531,7 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
     is_creator = table.created_by_id == user.pk
     in_lobby = table.status == Table.Status.LOBBY
     free = [s for s in seats if s.is_free]
+    anyone_seated = any(s.user_id is not None for s in seats)
     game = table.current_hand.game if table.current_hand_id else None
     turn_seat = seats[table.turn] if table.turn is not None else None
     my_result = None
@@ -507,9 +547,9 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "in_lobby": in_lobby,
         "can_manage": is_creator and in_lobby,
         "free_count": len(free),
-        "can_start": in_lobby
-        and any(s.user_id is not None for s in seats)
-        and (not free or table.fill_with_bots),
+        "anyone_seated": anyone_seated,
+        # What lobby.start accepts: the button shows only then (else what is missing).
+        "can_start": in_lobby and anyone_seated and (not free or table.fill_with_bots),
         "game": game,
         "my_result": my_result,
         "turn_seat": turn_seat,
@@ -519,16 +559,17 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "bot_levels": BotLevel.choices,
         "invite_form": InviteForm(),
         "notice": None,
-        "is_spectator": my_seat is None and not can_view(user, table),
         "board": None,
     }
     if table.current_hand_id is not None:
         seen = request.session.get(SUMMARY_SEEN.format(table.pk))
         context["board"] = table_board(table, user, dismissed_hand=seen)
-    if is_creator and in_lobby:
+    if is_creator and (in_lobby or table.allow_spectators):
+        # In the lobby the link invites players; once started, spectators (if allowed).
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:join", args=[table.pk, table.invite_token])
         )
+    if is_creator and in_lobby:
         context["invitations"] = list(
             table.invitations.select_related("user").order_by("created_at")
         )

@@ -118,3 +118,99 @@ def test_belote_demo_refuses_without_debug(settings):
 def test_user_str_falls_back_to_username():
     assert str(User(username="ernest")) == "ernest"
     assert str(User(username="ernest", display_name="Ernest")) == "Ernest"
+
+
+# ---------------------------------------------------------------------------------------
+# Error pages (DEBUG is off in the test settings, as in production)
+
+
+def test_a_missing_page_is_the_french_404_page(client, settings):
+    assert not settings.DEBUG
+
+    response = client.get("/nulle-part/")
+
+    assert response.status_code == 404
+    html = response.text
+    assert '<html lang="fr">' in html
+    assert "Page introuvable" in html
+    assert "Cette page n'existe pas, ou vous n'y avez pas accès." in html
+    assert 'data-error-page="404"' in html
+    assert "Retour à l'accueil" in html and 'href="/"' in html
+    assert 'class="site-name"' in html  # inside the site's layout
+
+
+def test_a_private_table_is_the_same_404_page_for_a_logged_in_stranger(client):
+    from tests.factories import make_user, started_table
+
+    table = started_table()
+    client.force_login(make_user("sacha"))
+
+    response = client.get(reverse("games:table", args=[table.pk]))
+
+    assert response.status_code == 404
+    assert "Page introuvable" in response.text
+    assert table.invite_token not in response.text
+
+
+def test_the_500_page_stands_alone_without_the_database(rf, django_assert_num_queries):
+    from django.views.defaults import server_error
+
+    with django_assert_num_queries(0):
+        response = server_error(rf.get("/"))
+
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert "Erreur du serveur" in html
+    assert "Le serveur a rencontré une erreur. Réessayez dans un instant." in html
+    assert 'data-error-page="500"' in html
+    assert 'href="/"' in html
+    assert "<script" not in html
+
+
+def test_the_403_page_is_in_french(rf):
+    from django.contrib.auth.models import AnonymousUser
+    from django.core.exceptions import PermissionDenied
+    from django.views.defaults import permission_denied
+
+    request = rf.get("/")
+    request.user = AnonymousUser()
+
+    response = permission_denied(request, PermissionDenied())
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Accès refusé" in html and 'data-error-page="403"' in html
+    assert 'href="/"' in html
+
+
+def test_a_csrf_failure_is_the_french_page_that_says_to_reload(client):
+    from tests.factories import make_user
+
+    csrf_client = type(client)(enforce_csrf_checks=True)
+    csrf_client.force_login(make_user("sacha"))
+
+    response = csrf_client.post(reverse("games:create"), {"preset": "classique"})
+
+    assert response.status_code == 403
+    html = response.text
+    assert "La page a expiré" in html
+    assert 'data-error-page="csrf"' in html
+    assert "rechargez la page" in html
+    assert 'href="/"' in html
+
+
+def test_every_page_has_the_status_area_and_the_script_for_htmx_failures(client):
+    """static/js/table.js tells what htmx does not (a network failure, a 404, a 5xx, an
+    expired session or page) in #site-status, outside every fragment; its French texts
+    come from the template."""
+    html = client.get("/").text
+
+    assert '<script src="/static/js/table.js" defer></script>' in html
+    area = html.split('id="site-status"')[1].split("></div>")[0]
+    assert 'role="alert"' in area
+    assert f'data-login-url="{reverse("account_login")}"' in area
+    assert "La connexion au serveur a échoué. Réessayez." in area
+    assert "Cette page n'existe plus." in area
+    assert "rechargez-la pour continuer" in area
+    # A refused action (its fragment and message) is swapped; other errors are not.
+    assert '{"code": "^(400|403|409|422)$", "swap": true, "error": false}' in html

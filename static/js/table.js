@@ -1,22 +1,237 @@
-/* Live refresh of the table page: the only JavaScript of our own (the CSP forbids inline
- * code, so it lives here and is loaded with <script src defer> by games/table.html).
+/* Our only JavaScript (the CSP forbids inline code, so it lives here), loaded on every page
+ * by base.html with <script src defer>. Three parts:
  *
- * The live element (#board once the game has started, #table in the lobby) carries
- * data-ws-url, data-fragment-url and data-version. The websocket only ever says "table N
- * is at version V", or that someone came or went ({"presence": true}); when V is past
- * the page's version, or on a presence ping, the page refetches its own fragment with
- * htmx and swaps it in. No game data travels on the socket.
+ * 1. What htmx does not tell. A refused action answers its own fragment with its message
+ *    (400, 403, 409, 422: swapped in like a success, see base.html's htmx-config). Anything
+ *    else is not ours to swap: a 404 or a 5xx, one of the site's error pages (they carry
+ *    data-error-page: a CSRF failure, a 403), the login page after an expired session, a
+ *    network failure. Nothing is swapped then; a French message shows in #site-status
+ *    (base.html, outside every fragment), its texts written by the template. An expired
+ *    session goes to the login page (the views answer htmx with HX-Redirect; a login page
+ *    reached by a redirect is caught here too).
  *
- * The socket reconnects with a growing delay; on every (re)connect, at every heartbeat
- * and when the tab becomes visible again, the page asks for the current version and
- * catches up. Without JavaScript the page still works by full reloads.
+ * 2. The live table page. The live element (#board once the game has started, #table in
+ *    the lobby) carries data-ws-url, data-fragment-url and data-version. The websocket only
+ *    ever says "table N is at version V", or that someone came or went ({"presence":
+ *    true}); when V is past the page's version, or on a presence ping, the page refetches
+ *    its own fragment with htmx and swaps it in. No game data travels on the socket. The
+ *    socket reconnects with a growing delay; on every (re)connect, at every heartbeat and
+ *    when the tab becomes visible again, the page asks for the current version and
+ *    catches up. Closed for good (4401 not logged in, 4404 not allowed), it says so.
+ *
+ * 3. The board for screen readers and keyboards. #board is replaced at every update, so
+ *    the live region that announces the last move and whose turn it is (#table-live) sits
+ *    outside it and is filled from the new board's #board-news. After a move the focus,
+ *    which was on a button now gone, goes to the first button left to press, or to the
+ *    line that says whose turn it is.
+ *
+ * Without JavaScript the site still works by full pages.
  */
 (function () {
   "use strict";
 
+  // -------------------------------------------------------------------------------------
+  // 1. Problems, told in #site-status
+
+  var LASTING = ["csrf", "session", "closed"]; // only the user ends them (reload, login)
+  var ERROR_PAGE = /data-error-page="([\w-]+)"/;
+  var problem = null;
+
+  function statusArea() {
+    return document.getElementById("site-status");
+  }
+
+  function loginUrl() {
+    var area = statusArea();
+    var here = window.location.pathname + window.location.search;
+    return area.dataset.loginUrl + "?next=" + encodeURIComponent(here);
+  }
+
+  function showProblem(kind) {
+    var area = statusArea();
+    if (!area) {
+      return;
+    }
+    problem = kind;
+    area.textContent = "";
+    area.dataset.problem = kind;
+    var text = document.createElement("p");
+    text.className = "site-status-text";
+    text.textContent = area.getAttribute("data-msg-" + kind) || area.dataset.msgServer;
+    area.appendChild(text);
+    var link = null;
+    if (kind === "csrf" || kind === "closed") {
+      link = document.createElement("a");
+      link.href = window.location.href;
+      link.textContent = area.dataset.reloadLabel;
+    } else if (kind === "session") {
+      link = document.createElement("a");
+      link.href = loginUrl();
+      link.textContent = area.dataset.loginLabel;
+    }
+    if (link) {
+      link.className = "button";
+      area.appendChild(link);
+    }
+    var close = document.createElement("button");
+    close.type = "button";
+    close.className = "button-secondary site-status-close";
+    close.textContent = area.dataset.closeLabel;
+    close.addEventListener("click", function () {
+      clearProblem(true);
+    });
+    area.appendChild(close);
+  }
+
+  function clearProblem(always) {
+    var area = statusArea();
+    if (!area || !problem || (!always && LASTING.indexOf(problem) !== -1)) {
+      return;
+    }
+    problem = null;
+    area.textContent = "";
+    delete area.dataset.problem;
+  }
+
+  function isLoginPage(xhr) {
+    var area = statusArea();
+    if (!area || !xhr || !xhr.responseURL) {
+      return false;
+    }
+    try {
+      return new URL(xhr.responseURL).pathname === area.dataset.loginUrl;
+    } catch (error) {
+      return false;
+    }
+  }
+
+  // What an answer means for the page: null for one to swap (a success, or a refusal of
+  // ours with its fragment), "login" for the login page (the session expired), else the
+  // kind of problem to tell.
+  function problemFor(xhr, swappable) {
+    if (isLoginPage(xhr)) {
+      return "login";
+    }
+    if (xhr.status < 400) {
+      return null;
+    }
+    var body = typeof xhr.responseText === "string" ? xhr.responseText : "";
+    var page = ERROR_PAGE.exec(body);
+    if (swappable && !page && !/<html[\s>]/i.test(body)) {
+      return null;
+    }
+    if (page && page[1] === "csrf") {
+      return "csrf";
+    }
+    if (xhr.status === 404) {
+      return "gone";
+    }
+    if (xhr.status === 403) {
+      return "forbidden";
+    }
+    return "server";
+  }
+
+  function tell(kind) {
+    if (kind === "login") {
+      window.location.assign(loginUrl());
+    } else {
+      showProblem(kind);
+    }
+  }
+
+  // The answer to a request whose target was replaced meanwhile (a refetch of the board
+  // came first) never reaches htmx:beforeSwap here: htmx swaps it into an element that is
+  // no longer in the page, and its events stop there. So each request is also followed on
+  // its XMLHttpRequest: a network failure, or an answer htmx did not show us.
+  function followAnswer(xhr, target) {
+    var failed = function () {
+      showProblem("network");
+    };
+    xhr.addEventListener("error", failed);
+    xhr.addEventListener("timeout", failed);
+    // Runs after htmx's own onload (set before htmx:beforeRequest), swap included.
+    xhr.addEventListener("load", function () {
+      if (xhr.beloteSeen || (target && document.contains(target))) {
+        return;
+      }
+      var kind = problemFor(xhr, /^(400|403|409|422)$/.test(String(xhr.status)));
+      if (kind) {
+        tell(kind);
+      } else {
+        // A fresh fragment swapped into nothing: fetch the page's own again.
+        setTimeout(function () {
+          refresh(true);
+        }, 0);
+      }
+    });
+  }
+
+  // -------------------------------------------------------------------------------------
+  // 3. The live region and the focus (used by the swaps below)
+
+  var FOCUS_NEXT = "button[data-card]:enabled, button[data-action]:enabled";
+  var announced = null; // what the live region said last (or what the page came with)
+  var focusInBoard = false; // the swap in progress replaces the board the user was in
+
+  function boardNews(board) {
+    var news = board.querySelector("#board-news");
+    return news ? news.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  function announce(board) {
+    var region = document.getElementById("table-live");
+    var text = boardNews(board);
+    if (!region || !text || text === announced) {
+      return;
+    }
+    announced = text;
+    region.textContent = text;
+  }
+
+  function placeFocus(board) {
+    var active = document.activeElement;
+    if (active && active !== document.body && document.contains(active)) {
+      return; // htmx put it back on the same element (same id), or the user moved on
+    }
+    var next = board.querySelector(FOCUS_NEXT) || board.querySelector("#turn-line");
+    if (next) {
+      next.focus();
+    }
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    var xhr = detail.xhr;
+    xhr.beloteSeen = true; // followAnswer need not look at it
+    var kind = problemFor(xhr, detail.shouldSwap);
+    if (kind) {
+      // Not a fragment of ours (an error page, the login page after the session expired):
+      // keep the page as it is, and say what happened.
+      detail.shouldSwap = false;
+      detail.isError = false;
+      tell(kind);
+      return;
+    }
+    clearProblem(false);
+    var target = detail.target;
+    if (target && target.id === "board" && detail.shouldSwap) {
+      var source = detail.requestConfig && detail.requestConfig.elt;
+      focusInBoard =
+        target.contains(document.activeElement) || Boolean(source && target.contains(source));
+    }
+  });
+
+  window.addEventListener("offline", function () {
+    showProblem("network");
+  });
+
+  // -------------------------------------------------------------------------------------
+  // 2. The live table page
+
   var HEARTBEAT_MS = 30000; // games/presence.py: HEARTBEAT
   var MAX_DELAY_MS = 30000;
-  var FINAL_CLOSE_CODES = [4401, 4404]; // not logged in, not allowed: retrying is useless
+  var CLOSED_FOR_GOOD = { 4401: "session", 4404: "closed" }; // games/consumers.py
 
   var socket = null;
   var attempts = 0;
@@ -144,6 +359,9 @@
     socket = ws;
     ws.addEventListener("open", function () {
       attempts = 0;
+      if (problem === "network") {
+        clearProblem(false);
+      }
       askVersion();
       clearInterval(heartbeatTimer);
       heartbeatTimer = setInterval(askVersion, HEARTBEAT_MS);
@@ -154,7 +372,10 @@
         socket = null;
         clearInterval(heartbeatTimer);
       }
-      if (FINAL_CLOSE_CODES.indexOf(event.code) === -1) {
+      if (Object.prototype.hasOwnProperty.call(CLOSED_FOR_GOOD, event.code)) {
+        // Retrying is useless: the session ended, or the table is no longer theirs.
+        showProblem(CLOSED_FOR_GOOD[event.code]);
+      } else {
         scheduleReconnect();
       }
     });
@@ -179,16 +400,24 @@
 
   // A refresh must not close what the viewer opened (the last trick, the score sheet),
   // nor open what they closed: remember every <details> with an id across swaps.
-  document.addEventListener("toggle", function (event) {
-    var details = event.target;
-    if (details.tagName === "DETAILS" && details.id) {
-      openDetails[details.id] = details.open;
-    }
-  }, true);
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      var details = event.target;
+      if (details.tagName === "DETAILS" && details.id) {
+        openDetails[details.id] = details.open;
+      }
+    },
+    true
+  );
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (loading || !xhr) {
+    if (!xhr) {
+      return;
+    }
+    followAnswer(xhr, event.detail.target);
+    if (loading) {
       return; // our own refetch
     }
     pending += 1;
@@ -215,8 +444,20 @@
       if (main && element.id === "table") {
         main.classList.toggle("site-main-wide", Boolean(document.getElementById("board")));
       }
+      var board = element.id === "board" ? element : element.querySelector("#board");
+      if (board && board !== document.body) {
+        announce(board);
+        if (focusInBoard) {
+          focusInBoard = false;
+          placeFocus(board);
+        }
+      }
     });
   }
 
+  var firstBoard = document.getElementById("board");
+  if (firstBoard) {
+    announced = boardNews(firstBoard); // already on the screen: nothing to announce
+  }
   connect();
 })();

@@ -13,16 +13,31 @@ rest of the suite, for two reasons:
   Playwright is up (from the first browser test to the end of the session), so no other
   test runs with it;
 - ``live_server`` needs the transactional database, which is flushed after each test.
+
+Every browser context a test opens is watched (``page_guard``): a Content Security Policy
+violation, an uncaught script error or an error on the console fails the test, so the
+pages, htmx and static/js/table.js are proven to run under the site's strict CSP. A test
+that provokes errors on purpose (a network failure) allows their console lines by pattern.
+
+``daphne`` serves the site with websockets (tests/browser/live.py has the helpers).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
+import subprocess
+import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
+
+from tests.browser.live import database_url
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps calling Google's services, which
@@ -41,6 +56,68 @@ CHROMIUM_ARGS = [
 TIMEOUT_MS = 10_000
 
 HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
+
+# Installed in every page before its own scripts (Playwright's init scripts are not subject
+# to the page's CSP): each violation is reported to the test through a binding.
+CSP_LISTENER = """
+document.addEventListener("securitypolicyviolation", function (event) {
+  window.__reportCspViolation({
+    directive: event.violatedDirective,
+    blocked: event.blockedURI,
+    source: event.sourceFile + ":" + event.lineNumber,
+    sample: event.sample,
+  });
+});
+"""
+
+
+class PageGuard:
+    """Collects what must never happen in a page of the site: a CSP violation, an uncaught
+    script error, an error on the console (unless its text matches an allowed pattern)."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+        self.allowed: list[re.Pattern] = []
+        self.contexts: list = []
+
+    def allow(self, pattern: str) -> None:
+        """Console errors matching ``pattern`` are expected (never CSP violations)."""
+        self.allowed.append(re.compile(pattern))
+
+    def watch(self, context):
+        context.expose_binding("__reportCspViolation", self._violation)
+        context.add_init_script(script=CSP_LISTENER)
+        context.on("console", self._console)
+        context.on("weberror", self._script_error)
+        self.contexts.append(context)
+        return context
+
+    def _violation(self, source, report: dict) -> None:
+        self.problems.append(f"CSP violation on {source['page'].url}: {report}")
+
+    def _console(self, message) -> None:
+        if message.type != "error":
+            return
+        text = message.text
+        if "Content Security Policy" in text or not any(p.search(text) for p in self.allowed):
+            self.problems.append(f"console error: {text} ({message.location.get('url')})")
+
+    def _script_error(self, error) -> None:
+        self.problems.append(f"uncaught script error: {error.error}")
+
+    def flush(self) -> None:
+        """Let the pages' pending reports reach the test (one round trip each)."""
+        for context in self.contexts:
+            for page in context.pages:
+                with contextlib.suppress(PlaywrightError):  # closed meanwhile
+                    page.evaluate("0")
+
+    def take(self) -> list[str]:
+        """The problems so far, forgotten (for a test that provokes one on purpose)."""
+        self.flush()
+        problems, self.problems = self.problems, []
+        return problems
 
 
 def _in_ci() -> bool:
@@ -88,7 +165,18 @@ def browser(playwright) -> Iterator:
 
 
 @pytest.fixture
-def new_context(browser, live_server) -> Iterator[Callable]:
+def page_guard(browser) -> Iterator[PageGuard]:
+    """Fails the test on a CSP violation, an uncaught script error or a console error in
+    any context it watches (``new_context`` and the live tests' players are watched)."""
+    guard = PageGuard()
+    yield guard
+    guard.flush()
+    if guard.problems:
+        pytest.fail("\n".join(["The pages broke the rules:", *guard.problems]), pytrace=False)
+
+
+@pytest.fixture
+def new_context(browser, live_server, page_guard) -> Iterator[Callable]:
     """Make a fresh browser context (its own cookies: one user each) on the live server.
 
     French by default: the site follows the browser's Accept-Language.
@@ -101,10 +189,12 @@ def new_context(browser, live_server) -> Iterator[Callable]:
         options.setdefault("viewport", {"width": 1280, "height": 900})
         context = browser.new_context(**options)
         context.set_default_timeout(TIMEOUT_MS)
+        page_guard.watch(context)
         contexts.append(context)
         return context
 
     yield make
+    page_guard.flush()
     for context in contexts:
         context.close()
 
@@ -113,3 +203,52 @@ def new_context(browser, live_server) -> Iterator[Callable]:
 def page(new_context):
     """A page in a fresh French browser context."""
     return new_context().new_page()
+
+
+@pytest.fixture
+def daphne(transactional_db, tmp_path):
+    """The base URL of a Daphne process serving the site on a free port of 127.0.0.1."""
+    log_path = tmp_path / "daphne.log"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "belote_site.settings.test",
+        "DATABASE_URL": database_url(),
+        "PYTHONUNBUFFERED": "1",
+    }
+    # Set in this process for Playwright's sake (see the module docstring); the server
+    # runs with Django's checks on, as in production.
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0"]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [*command, "belote_site.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def log_text() -> str:
+        return log_path.read_text(errors="replace")
+
+    try:
+        deadline = time.monotonic() + 30
+        port = None
+        while port is None:
+            found = re.search(r"Listening on TCP address 127\.0\.0\.1:(\d+)", log_text())
+            if found:
+                port = int(found.group(1))
+            elif process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Daphne did not start:\n{log_text()}", pytrace=False)
+            else:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    # Whatever went wrong in the server (a traceback, a refused websocket) shows here.
+    print(log_text()[-5000:])

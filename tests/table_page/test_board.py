@@ -340,3 +340,27 @@ def test_the_board_speaks_english_to_an_english_player(table, players):
     rank |= {"Q": "queen", "K": "king", "A": "ace"}
     suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[turned[1]]
     assert f"{rank[turned[0]]} of {suit}" in names
+
+
+def test_the_live_region_is_outside_the_board_which_says_what_to_announce(table, players):
+    """Screen readers hear the last move and whose turn it is from #table-live, which the
+    board's updates do not replace (static/js/table.js fills it from #board-news)."""
+    take_at_once(table)
+    play_first_legal(table, 1)
+    state = state_of(table)
+    played = engine.code_of(state.trick[-1])
+    page = text_of(client_for(players[S]).get(url("table", table)))
+
+    region = page.split('id="table-live"')[1].split("</p>")[0]
+    assert 'role="status"' in region and 'aria-live="polite"' in region
+    assert page.index('id="table-live"') < page.index('id="board"')
+    board = text_of(get_board(players[S], table))
+    assert 'id="table-live"' not in board
+    assert "aria-live" not in board.split('id="turn-line"')[1].split(">")[0]
+    news = " ".join(board.split('id="board-news" hidden>')[1].split("</div>")[0].split())
+    seat_name = {N: "Nord", E: "Est", S: "Sud", W: "Ouest"}[table.actions.last().seat]
+    assert news.startswith(f"{seat_name} joue {card_name(played)}.")
+    turn = "À vous de jouer." if state.turn == S else "Au tour de"
+    assert turn in news
+    # After a move the focus lands on the turn line when no button is left to press.
+    assert 'id="turn-line" tabindex="-1"' in board

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games import lobby
 from games import rules as engine
 from games.models import Action
 from games.rules.cards import cards_of
@@ -347,3 +348,27 @@ def test_an_invitee_without_a_seat_cannot_play_either(table, creator):
 
     assert response.status_code == 403
     assert snapshot(table) == before
+
+
+def test_a_move_at_a_table_still_in_the_lobby_is_refused_with_a_409(creator):
+    """Nothing to play before the deal: the lobby comes back (the page has no board to
+    replace) with the message among the seats, and nothing changes."""
+    lobby_table = lobby.create_private_table(created_by=creator, preset="classique", target=1000)
+    before = snapshot(lobby_table)
+    client = client_for(creator)
+
+    response = play(client, lobby_table, "pass")
+
+    assert response.status_code == 409
+    assert response.headers["HX-Retarget"] == "#table"
+    assert response.headers["HX-Reswap"] == "outerHTML"
+    page = text_of(response)
+    assert page.lstrip().startswith('<div id="table"')
+    assert "<html" not in page
+    assert 'role="alert"' in page and "La partie n'a pas commencé." in page
+    assert snapshot(lobby_table) == before
+
+    plain = play(client, lobby_table, "play JH", htmx=False)
+    assert plain.status_code == 302 and plain.url == url("table", lobby_table)
+    assert "La partie n'a pas commencé." in text_of(client.get(plain.url))
+    assert snapshot(lobby_table) == before

@@ -171,7 +171,9 @@ def test_the_page_draws_the_four_seats_with_their_actions(as_creator, as_alice, 
     assert "Mettre un robot" in creator_page
     assert "Retirer le robot" in creator_page
     assert "Échanger deux places" in creator_page
-    assert "Commencer la partie" in creator_page
+    # Two seats free and no bots to fill them: no start button, but what is missing.
+    assert "Commencer la partie" not in creator_page
+    assert "Il reste 2 places libres : invitez des joueurs ou mettez des robots." in creator_page
 
     invitee_page = as_alice.get(url("table", table)).text
     assert "S'asseoir ici" in invitee_page
