@@ -10,6 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import lobby
+from games.models import Table
 from tests.factories import make_users, started_table
 from tests.tables.helpers import client_for, invite, snapshot, url
 
@@ -33,8 +34,10 @@ def ready_table(table, alice):
     invite(table, alice)
     lobby.set_bot(table=table, by=table.created_by, position=1, level="random")
     lobby.set_bot(table=table, by=table.created_by, position=3, level="random")
-    table.fill_with_bots = True
-    table.save()
+    # An update, not table.save(): the instance still has the version of before the
+    # invitation and the bots, which save() would write back.
+    Table.objects.filter(pk=table.pk).update(fill_with_bots=True)
+    table.refresh_from_db()
     return table
 
 
@@ -156,3 +159,57 @@ def test_forms_carry_the_csrf_token(as_creator, table):
     html = as_creator.get(url("table", table)).text
 
     assert html.count('name="csrfmiddlewaretoken"') >= 6
+
+
+# ---------------------------------------------------------------------------------------
+# A table in play: the same strangers see nothing of it and change nothing
+
+
+@pytest.fixture
+def playing_table(ready_table):
+    """``ready_table`` started (its creator and three bots, alice invited), open to
+    spectators: a stranger without the link is still a stranger."""
+    lobby.set_spectators(table=ready_table, by=ready_table.created_by, allowed=True)
+    lobby.start(table=ready_table, by=ready_table.created_by)
+    ready_table.refresh_from_db()
+    return ready_table
+
+
+@pytest.mark.parametrize("page", ["table", "board", "hand"])
+def test_strangers_do_not_see_a_table_in_play(stranger, playing_table, page):
+    kind, client = stranger
+    args = (1, 1) if page == "hand" else ()
+
+    response = client.get(url(page, playing_table, *args))
+
+    if kind == "logged_out":
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("account_login"))
+    else:
+        assert response.status_code == 404
+        assert playing_table.invite_token not in response.text
+
+
+PLAY_POSTS = [
+    ("play", {"action": "pass", "version": 0}),
+    ("take_back", {}),
+    ("spectators", {"allowed": ""}),
+]
+
+
+@pytest.mark.parametrize(("action", "data"), PLAY_POSTS)
+@pytest.mark.parametrize("htmx", [False, True])
+def test_strangers_change_nothing_at_a_table_in_play(stranger, playing_table, action, data, htmx):
+    kind, client = stranger
+    data = {**data, "version": playing_table.version} if "version" in data else data
+    before = snapshot(playing_table)
+
+    headers = {"hx-request": "true"} if htmx else {}
+    response = client.post(url(action, playing_table), data, headers=headers)
+
+    if kind == "logged_out":
+        assert response.status_code == 302
+        assert response.url.startswith(reverse("account_login"))
+    else:
+        assert response.status_code == 404
+    assert snapshot(playing_table) == before
