@@ -5,6 +5,7 @@ derandomized so that a CI failure replays identically).
 """
 
 import os
+import signal
 
 import pytest
 from django.conf import settings as django_settings
@@ -52,3 +53,13 @@ def _fresh_memos():
     memo.clear_all()
     yield
     memo.clear_all()
+
+
+@pytest.fixture
+def keep_signal_handlers():
+    """db_worker installs its own SIGINT/SIGTERM handlers; give pytest its own back."""
+    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
+    saved = {sig: signal.getsignal(sig) for sig in signals}
+    yield
+    for sig, handler in saved.items():
+        signal.signal(sig, handler)

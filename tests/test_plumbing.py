@@ -4,7 +4,6 @@ Run once on the defaults (in-memory layer, SQLite) and once by .ci/run on Redis 
 PostgreSQL, so both configurations of settings/base.py are exercised.
 """
 
-import signal
 import uuid
 
 import pytest
@@ -34,16 +33,6 @@ def test_channel_layer_delivers_a_group_message():
         return received
 
     assert async_to_sync(round_trip)() == message
-
-
-@pytest.fixture
-def keep_signal_handlers():
-    """db_worker installs its own SIGINT/SIGTERM handlers; give pytest its own back."""
-    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
-    saved = {sig: signal.getsignal(sig) for sig in signals}
-    yield
-    for sig, handler in saved.items():
-        signal.signal(sig, handler)
 
 
 # transaction=True: the worker checks its connection between tasks, which would end the

@@ -531,18 +531,6 @@ def test_a_refused_move_has_no_after_commit_work(django_capture_on_commit_callba
     assert callbacks == []
 
 
-@pytest.fixture
-def keep_signal_handlers():
-    """db_worker installs its own SIGINT/SIGTERM handlers; give pytest its own back."""
-    import signal
-
-    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
-    saved = {sig: signal.getsignal(sig) for sig in signals}
-    yield
-    for sig, handler in saved.items():
-        signal.signal(sig, handler)
-
-
 # transaction=True: on_commit runs for real, and the worker checks its connection between
 # tasks, which would end the wrapping transaction of an ordinary django_db test.
 @pytest.mark.django_db(transaction=True)

@@ -8,7 +8,6 @@ production; time is travelled.
 from __future__ import annotations
 
 import datetime
-import signal
 
 import pytest
 import time_machine
@@ -23,17 +22,10 @@ from tests.notifications.conftest import DAY
 from tests.notifications.mailers import RefusingBackend, mailer
 from tests.timing.helpers import run_worker
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def keep_signal_handlers():
-    """db_worker installs its own SIGINT/SIGTERM handlers; give pytest its own back."""
-    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
-    saved = {sig: signal.getsignal(sig) for sig in signals}
-    yield
-    for sig, handler in saved.items():
-        signal.signal(sig, handler)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("keep_signal_handlers"),
+]
 
 
 def local(*moment) -> datetime.datetime:

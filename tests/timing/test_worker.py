@@ -6,7 +6,6 @@ enqueued on commit, as in production, and run by ``db_worker``.
 """
 
 import datetime
-import signal
 
 import pytest
 import time_machine
@@ -21,17 +20,10 @@ from games.models import Pace
 from tests.factories import make_user
 from tests.timing.helpers import after, fresh, playing_table, run_worker, timeout_moves
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def keep_signal_handlers():
-    """db_worker installs its own SIGINT/SIGTERM handlers; give pytest its own back."""
-    signals = [signal.SIGINT, signal.SIGTERM, signal.SIGQUIT]
-    saved = {sig: signal.getsignal(sig) for sig in signals}
-    yield
-    for sig, handler in saved.items():
-        signal.signal(sig, handler)
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("keep_signal_handlers"),
+]
 
 
 def tasks(name: str):
