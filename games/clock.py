@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from games.models import Seat, Table
@@ -35,6 +36,17 @@ def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:
 
     rows = Vacation.objects.filter(user_id=user_id, end__gte=timezone.localdate(after))
     return [vacation_window(v.start, v.end) for v in rows.order_by("start")]
+
+
+def seats_for_the_clock(table_id: int) -> list[Seat]:
+    """The table's four seats in order, each with ``has_leave``: whether its user has a
+    vacation ending today or later. One query, the seats' own: the deadline of a player
+    without any vacation then needs no query (``turn_deadline``), which is most moves."""
+    from accounts.models import Vacation
+
+    leave = Vacation.objects.filter(user_id=OuterRef("user_id"), end__gte=timezone.localdate())
+    seats = Seat.objects.filter(table_id=table_id).annotate(has_leave=Exists(leave))
+    return list(seats.order_by("position"))
 
 
 def clock_deadline(
@@ -74,4 +86,6 @@ def turn_deadline(
     if seat.bot_plays or seat.user_id is None:
         return None
     start = start or timezone.now()
+    if not paused and getattr(seat, "has_leave", True) is False:
+        return start + datetime.timedelta(seconds=table.move_seconds)
     return clock_deadline(seat.user_id, start, table.move_seconds, paused=paused)

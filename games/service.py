@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.clock import clock_deadline, turn_deadline
+from games.clock import clock_deadline, seats_for_the_clock, turn_deadline
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.results import game_finished
 from games.selectors import deck_cards, deck_codes, remember_state, table_state
@@ -119,7 +119,7 @@ def start_table(
         table = _lock(table_id)
         if table.status != Table.Status.LOBBY:
             raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
-        seats = list(table.seats.all())
+        seats = seats_for_the_clock(table.pk)
         if len(seats) != 4 or any(seat.is_free for seat in seats):
             raise ServiceError("seats_free", _("Il faut quatre joueurs ou robots pour commencer."))
         dealer = secrets.randbelow(4) if first_dealer is None else first_dealer
@@ -162,7 +162,7 @@ def submit(
             raise refusal(error) from error
     with transaction.atomic():
         table = _lock(table_id)
-        seats = list(Seat.objects.filter(table_id=table_id).order_by("position"))
+        seats = seats_for_the_clock(table_id)
         seat = _seat_of(actor, seats)
         if expected_version != table.version:
             return Outcome(table.version, False)
