@@ -34,6 +34,9 @@ def table_changed(table_id: int, version: int) -> None:
         return
     message = {"type": "table.changed", "table": table_id, "version": version}
     if isinstance(layer, InMemoryChannelLayer):
+        from games.relay import relay
+
+        relay.heard(table_id, version)
         async_to_sync(layer.group_send)(table_group(table_id), message)
     else:
         _sender.run(layer.group_send(table_group(table_id), message))

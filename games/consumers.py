@@ -4,7 +4,8 @@ came or went ("presence").
 A viewer who may watch the table (games.selectors.can_watch) joins the table's group and
 gets its current version at once, then one message per change. No game data travels
 here, so nothing hidden can leak: each page fetches its own view over HTTP when the
-version moves, and again after every reconnect.
+version moves, and again after every reconnect. With the in-memory layer of the embedded
+default, the moves of the task worker's process reach the pages through games/relay.py.
 
 Presence: each connection is counted per (table, user) in the cache (games/presence.py);
 when a user's first page connects or their last one closes, the group gets a version-less
@@ -23,6 +24,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from games import notifications, presence, timing
 from games.broadcast import presence_changed, table_group
 from games.models import Table
+from games.relay import relay, relay_needed
 from games.selectors import can_watch
 
 # Close codes in the 4000-4999 range left to applications by RFC 6455.
@@ -53,6 +55,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self.send_json({"table": self.table_id, "version": version})
+        if relay_needed():  # the embedded default: hear the task worker's moves too
+            relay.watch(self.table_id, version)
+            self.relayed = True
         self.counted = True
         await database_sync_to_async(notifications.table_seen)(user.pk, self.table_id)
         if await presence.arrive(self.table_id, user.pk):
@@ -63,6 +68,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "relayed", False):
+            self.relayed = False
+            relay.unwatch(self.table_id)
         if getattr(self, "counted", False):
             self.counted = False
             if await presence.leave(self.table_id, self.scope["user"].pk):

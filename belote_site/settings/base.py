@@ -130,10 +130,15 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+# The in-memory layer stays inside its process: a Daphne process then reads the versions
+# of its open tables this often, to hear the moves of the task worker (games/relay.py).
+VERSION_RELAY_SECONDS = 0.5
 
 
-# Cache: allauth keeps its rate-limit counters here. Redis when configured, so that every
-# Daphne process counts the same attempts; per-process memory otherwise.
+# Cache: allauth's rate-limit counters and who has a table open (games/presence.py),
+# which Daphne writes and the task worker reads (no stand-in for a player who is there, no
+# email about a table they have open): shared by every process. Redis when configured;
+# otherwise files (the embedded default: one Daphne and one worker on one machine).
 if REDIS_URL:
     CACHES = {
         "default": {
@@ -142,7 +147,12 @@ if REDIS_URL:
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": BASE_DIR / "var" / "cache",
+        }
+    }
 
 
 # Background tasks (django.tasks) are stored in the database and run by `manage.py

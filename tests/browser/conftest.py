@@ -37,7 +37,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from tests.browser.live import database_url
+from tests.processes import process_env
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps calling Google's services, which
@@ -209,15 +209,9 @@ def page(new_context):
 def daphne(transactional_db, tmp_path):
     """The base URL of a Daphne process serving the site on a free port of 127.0.0.1."""
     log_path = tmp_path / "daphne.log"
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "belote_site.settings.test",
-        "DATABASE_URL": database_url(),
-        "PYTHONUNBUFFERED": "1",
-    }
-    # Set in this process for Playwright's sake (see the module docstring); the server
-    # runs with Django's checks on, as in production.
-    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    # DJANGO_ALLOW_ASYNC_UNSAFE is set in this process for Playwright's sake (see the
+    # module docstring); the server runs without it, with Django's checks on.
+    env = process_env()
     command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0"]
     with log_path.open("wb") as log:
         process = subprocess.Popen(

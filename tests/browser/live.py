@@ -1,11 +1,9 @@
 """Helpers of the browser tests served by Daphne (tests/browser/conftest.py's ``daphne``):
-the database URL for the server, ORM calls out of Playwright's thread, a started table, and
-one seated player's page.
+ORM calls out of Playwright's thread, a started table, and one seated player's page.
 
 pytest-django's ``live_server`` is a WSGI server, without websockets, so the live tests run
-the site with Daphne itself, in a subprocess, against the test database: on SQLite that
-database is a file (belote_site/settings/test.py), on PostgreSQL the ``test_`` database
-pytest-django made.
+the site with Daphne itself, in a subprocess, against the test database
+(tests/processes.py).
 """
 
 from __future__ import annotations
@@ -13,11 +11,9 @@ from __future__ import annotations
 import json
 import time
 from concurrent.futures import ThreadPoolExecutor
-from urllib.parse import quote
 
-import pytest
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connections
 from django.test import Client
 from playwright.sync_api import expect
 
@@ -28,22 +24,6 @@ SEATS = "NESW"
 MARKER = "live-hand-marker"
 # What the player to act may press: a bid or another action, or a card of their hand.
 LIT = "#board [data-action]:enabled, #my-hand button[data-card]:enabled"
-
-
-def database_url() -> str:
-    """The URL of the test database, for the Daphne subprocess (dj-database-url)."""
-    db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
-        assert not connection.is_in_memory_db(), "Daphne cannot open an in-memory database"
-        return f"sqlite:///{db['NAME']}"
-    if db["ENGINE"] == "django.db.backends.postgresql":
-        auth = quote(db.get("USER") or "", safe="")
-        if db.get("PASSWORD"):
-            auth += ":" + quote(db["PASSWORD"], safe="")
-        host = quote(db.get("HOST") or "localhost", safe="")
-        port = db.get("PORT") or 5432
-        return f"postgres://{auth}@{host}:{port}/{quote(db['NAME'], safe='')}"
-    pytest.fail(f"no Daphne URL for the database engine {db['ENGINE']}")
 
 
 def outside_playwright(function, *args, **kwargs):

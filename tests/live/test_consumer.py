@@ -25,6 +25,7 @@ from games.models import Table
 from games.service import ServiceError
 from tests.factories import fixed_deck, make_user, make_users, play_random_move, started_table
 from tests.live.conftest import drain, receive, run, socket_headers
+from tests.processes import run_python
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -370,5 +371,44 @@ def test_any_message_is_answered_with_the_current_version(table, players):
         await socket.send_json_to({"version": table.version})
         assert await receive(socket) == {"table": table.pk, "version": outcome.version}
         assert await socket.receive_nothing()
+
+    run(scenario)
+
+
+# ---------------------------------------------------------------------------------------
+# Moves made by another process
+
+
+def test_a_move_made_by_another_process_reaches_the_pages(table, players):
+    """The task worker is a process of its own: the bots' moves, the timeouts and the
+    stand-ins are made there. With Redis its broadcast reaches every Daphne process; with
+    the in-memory layer of the embedded default it reaches nobody, and the relay of
+    games/relay.py reads the table's version instead. Either way the page hears the move,
+    once, without its heartbeat."""
+    headers = socket_headers(players[S])
+    move = (
+        "from games import rules, service\n"
+        "from games.models import Table\n"
+        "from games.selectors import hand_state\n"
+        f"table = Table.objects.get(pk={table.pk})\n"
+        "state = hand_state(table)\n"
+        "player = table.seats.get(position=state.turn).user\n"
+        "action = str(rules.legal_actions(state)[0])\n"
+        "service.submit(table_id=table.pk, actor=player, action=action,"
+        " expected_version=table.version)\n"
+    )
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        first = await receive(socket)
+        await drain(socket)  # its own arrival, told as presence
+
+        await asyncio.to_thread(run_python, move)
+
+        assert await receive(socket, timeout=5) == {
+            "table": table.pk,
+            "version": first["version"] + 1,
+        }
+        assert await drain(socket, quiet=1.5) == []
 
     run(scenario)

@@ -1,0 +1,63 @@
+"""Another process on the test database, as the task worker or a Daphne server is.
+
+pytest-django's test database is a file on SQLite (belote_site/settings/test.py) and the
+``test_`` database on PostgreSQL: another process opens it by ``DATABASE_URL``. Only what
+a ``transaction=True`` test (or ``transactional_db``) commits is there to see.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def database_url() -> str:
+    """The URL of the test database, for another process (dj-database-url)."""
+    db = connection.settings_dict
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        assert not connection.is_in_memory_db(), "another process cannot open it"
+        return f"sqlite:///{db['NAME']}"
+    if db["ENGINE"] == "django.db.backends.postgresql":
+        auth = quote(db.get("USER") or "", safe="")
+        if db.get("PASSWORD"):
+            auth += ":" + quote(db["PASSWORD"], safe="")
+        host = quote(db.get("HOST") or "localhost", safe="")
+        port = db.get("PORT") or 5432
+        return f"postgres://{auth}@{host}:{port}/{quote(db['NAME'], safe='')}"
+    pytest.fail(f"no URL for the database engine {db['ENGINE']}")
+
+
+def process_env() -> dict[str, str]:
+    """The environment of a process of the site on the test database (test settings, the
+    same REDIS_URL if any, Django's async checks on as in production)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "belote_site.settings.test",
+        "DATABASE_URL": database_url(),
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    return env
+
+
+def run_python(code: str) -> str:
+    """Run ``code`` in ``manage.py shell`` in another process; its output."""
+    done = subprocess.run(
+        [sys.executable, "manage.py", "shell", "--no-startup", "-c", code],
+        cwd=ROOT,
+        env=process_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
