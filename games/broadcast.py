@@ -37,7 +37,11 @@ def table_changed(table_id: int, version: int) -> None:
         from games.relay import relay
 
         relay.heard(table_id, version)
-        async_to_sync(layer.group_send)(table_group(table_id), message)
+        # Only this process's pages can hear it. Without one at this table (the task
+        # worker, a command, a table nobody watches here) there is nobody to tell, and
+        # async_to_sync would start a thread and an event loop to tell nobody.
+        if table_group(table_id) in layer.groups:
+            async_to_sync(layer.group_send)(table_group(table_id), message)
     else:
         _sender.run(layer.group_send(table_group(table_id), message))
 
