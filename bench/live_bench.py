@@ -36,8 +36,12 @@ created and dropped by Django's test utilities. Everything listens on 127.0.0.1 
 clients are our own (asyncio streams: HTTP/1.1 keep-alive, RFC 6455 frames), no
 dependency added.
 
+``--daphne N`` runs the Redis scenarios on N Daphne processes, as production does (one per
+core behind a proxy): each page, its refetches and its socket go to one of them in turn,
+so the moves of one table reach the other pages through Redis.
+
 Run it as ``python bench/live_bench.py [--moves N] [--bot-tables N] [--bot-interval S]
-[--unwatched] [--postgres] [--redis-url URL] [--log-dir DIR]``.
+[--unwatched] [--daphne N] [--postgres] [--redis-url URL] [--log-dir DIR]``.
 Goal: p99 under 50 ms with 100 bot tables.
 """
 
@@ -381,11 +385,15 @@ class Page:
 
 
 async def measure_moves(
-    port: int, table_id: int, sessions: list[str], moves: int, seed: int, pause: float
+    ports: list[int], table_id: int, sessions: list[str], moves: int, seed: int, pause: float
 ) -> dict:
-    """Play ``moves`` (after the warm-up) at the table, the four pages open."""
+    """Play ``moves`` (after the warm-up) at the table, the four pages open, spread over the
+    Daphne processes as a proxy would (page i on ``ports[i % len(ports)]``)."""
     rng = random.Random(seed)
-    pages = [Page(port, table_id, session) for session in sessions]
+    pages = [
+        Page(ports[number % len(ports)], table_id, session)
+        for number, session in enumerate(sessions)
+    ]
     for page in pages:
         await page.start()
     await asyncio.sleep(0.5)  # the presence pings of the four arrivals settle
@@ -463,9 +471,15 @@ async def next_mover(pages: list[Page]) -> Page | None:
     return None
 
 
-async def watch_tables(port: int, table_ids: list[int], session: str, stop: asyncio.Event) -> dict:
-    """One page per table, refetching its board at every version, until ``stop``."""
-    pages = [Page(port, table_id, session) for table_id in table_ids]
+async def watch_tables(
+    ports: list[int], table_ids: list[int], session: str, stop: asyncio.Event
+) -> dict:
+    """One page per table, refetching its board at every version, until ``stop``; the
+    pages spread over the Daphne processes."""
+    pages = [
+        Page(ports[number % len(ports)], table_id, session)
+        for number, table_id in enumerate(table_ids)
+    ]
     starting = asyncio.gather(*(page.start() for page in pages), return_exceptions=True)
     stopping = asyncio.ensure_future(stop.wait())
     await asyncio.wait([starting, stopping], return_when=asyncio.FIRST_COMPLETED)
@@ -496,7 +510,8 @@ def run_watchers(args) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         started = time.monotonic()
-        outcome = await watch_tables(args.port, table_ids, args.session, stop)
+        ports = [int(n) for n in args.ports.split(",")]
+        outcome = await watch_tables(ports, table_ids, args.session, stop)
         print(json.dumps({**outcome, "seconds": time.monotonic() - started}))
         return 0
 
@@ -798,13 +813,13 @@ def conduct(args) -> int:
 
 
 def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
-    def measure(port: int, seed: int) -> dict:
+    def measure(ports: list[int], seed: int) -> dict:
         return asyncio.run(
-            measure_moves(port, data["table"], data["sessions"], args.moves, seed, args.pause)
+            measure_moves(ports, data["table"], data["sessions"], args.moves, seed, args.pause)
         )
 
     port = processes.daphne(env)
-    result = measure(port, args.seed)
+    result = measure([port], args.seed)
     report("1 table, in-memory channel layer", result, server_errors(processes.stop("daphne")))
 
     why_not = redis_reachable(args.redis_url)
@@ -812,19 +827,21 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
         print(f"Redis scenarios skipped: {args.redis_url} is unreachable ({why_not})")
         return 0
     redis_env = {**env, "REDIS_URL": args.redis_url}
+    servers = f", {args.daphne} Daphne processes" if args.daphne > 1 else ""
     empty_redis(args.redis_url)  # groups left by an earlier run would get our messages
-    port = processes.daphne(redis_env)
-    result = measure(port, args.seed + 1)
+    ports = [processes.daphne(redis_env) for _ in range(args.daphne)]
+    result = measure(ports, args.seed + 1)
     errors = server_errors(processes.stop("daphne"))
-    report(f"1 table, Redis channel layer ({args.redis_url})", result, errors)
+    report(f"1 table, Redis channel layer ({args.redis_url}){servers}", result, errors)
 
     if not args.bot_tables:
         return 0
-    port = processes.daphne(redis_env)
+    ports = [processes.daphne(redis_env) for _ in range(args.daphne)]
     script = str(Path(__file__).resolve())
     tables = data["bot_tables"]
     if not args.unwatched:
-        command = [sys.executable, script, "--role", "watchers", "--port", str(port)]
+        command = [sys.executable, script, "--role", "watchers"]
+        command += ["--ports", ",".join(map(str, ports))]
         command += ["--session", data["watcher"], "--tables", ",".join(map(str, tables))]
         processes.start("watchers", command, redis_env)
     for number in range(BOT_PROCESSES):
@@ -833,7 +850,7 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
         command += ["--bot-interval", str(args.bot_interval), "--seed", str(args.seed + number)]
         processes.start("bots", command, redis_env)
     time.sleep(3)  # the watchers connect, the bots reach their pace
-    result = measure(port, args.seed + 2)
+    result = measure(ports, args.seed + 2)
     bots_text = processes.stop("bots")
     watchers = last_json(processes.stop("watchers")) if not args.unwatched else {}
     errors = server_errors(processes.stop("daphne"))
@@ -863,7 +880,7 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
     watched = "nobody watching them" if args.unwatched else "one watching page per bot table"
     p99 = report(
         f"1 table + {len(tables)} bot tables (Redis for Daphne and the {BOT_PROCESSES} bot"
-        f" processes, {watched}, a move per table every {args.bot_interval:g} s)",
+        f" processes, {watched}, a move per table every {args.bot_interval:g} s{servers})",
         result,
         extra,
     )
@@ -891,7 +908,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--log-dir", type=Path, help="keep the processes' logs there")
     parser.add_argument("--role", choices=["bots", "watchers"], help=argparse.SUPPRESS)
     parser.add_argument("--tables", help=argparse.SUPPRESS)
-    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--daphne",
+        type=int,
+        default=1,
+        help="Daphne processes in the Redis scenarios, the pages spread over them (1)",
+    )
+    parser.add_argument("--ports", help=argparse.SUPPRESS)
     parser.add_argument("--session", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.role == "bots":
