@@ -320,9 +320,8 @@ def _waiting_player(table_id: int, version: int):
 
 
 def _came_back(table: Table, user, version: int) -> bool:
-    """Whether the player has the table open, or opened it since their turn began."""
-    if presence.connected(table.pk, [user.pk]):
-        return True
+    """Whether the player opened the table since their turn began (one who has it open
+    right now is never emailed: ``_send_once``)."""
     started = (
         Action.objects.filter(table=table, seq=version).values_list("created_at", flat=True).first()
     )

@@ -227,16 +227,14 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
             if refused.status == 404:
                 raise Http404 from refused
             messages.error(request, refused.message)
-            return _join_page(request, table, refused, status=refused.status)
+            table.refresh_from_db()  # it may have started meanwhile
+            return _join_page(request, table, status=refused.status)
         if started:
             watching = _("Vous regardez la partie en spectateur : aucune main n'est montrée.")
             messages.info(request, watching)
         else:
             messages.success(request, _("Vous êtes invité : choisissez votre place."))
         return redirect("games:table", table.pk)
-    if started and not table.allow_spectators:
-        # No spectators: the link only says so, and shows nothing of the table.
-        return render(request, "games/join.html", {"started": True})
     return _join_page(request, table)
 
 
@@ -513,12 +511,11 @@ def _first_error(form) -> str:
     return _("Requête invalide.")
 
 
-def _join_page(
-    request: HttpRequest, table: Table, refused: ServiceError | None = None, status: int = 200
-) -> HttpResponse:
-    """The page of the invitation link: the table and "Rejoindre la table"; once the game
-    has started (without spectators), only that it has, nothing of the table."""
-    if refused is not None and refused.code == "already_started":
+def _join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
+    """The page of the invitation link: the table and "Rejoindre la table" (or "Regarder
+    la partie" once started, spectators allowed); once the game has started without
+    spectators, only that it has, nothing of the table."""
+    if table.status != Table.Status.LOBBY and not table.allow_spectators:
         return render(request, "games/join.html", {"started": True}, status=status)
     context = {"table": table, "preset_label": PRESET_LABELS[table.preset]}
     return render(request, "games/join.html", context, status=status)
