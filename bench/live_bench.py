@@ -1,13 +1,14 @@
-"""How fast a move shows on the other players' pages: POST, websocket, refetch, end to end.
+"""How fast a move shows on the other players' pages: POST to the board on the other pages.
 
 Starts Daphne (``daphne -b 127.0.0.1 -p 0 belote_site.asgi:application``, test settings)
 against a throwaway database, seats four users at a table and plays random legal moves as
-their pages would: the player to act POSTs ``/tables/<id>/jouer/`` (htmx headers, CSRF
-token, session cookie), and each of the three other clients, connected to
-``/ws/tables/<id>/``, refetches ``/tables/<id>/plateau/`` when the socket says the version
-moved, as static/js/table.js does. The latency of a move for one page is the time from
-sending the POST to that page having the fragment that shows the new version: websocket
-message received AND board fetched. p50 and p99 are over every (move, other page) pair.
+their pages would: each client opens the table page (which sets the CSRF cookie), its
+board fragment and ``/ws/tables/<id>/``; the player to act POSTs ``/tables/<id>/jouer/``
+(htmx headers, CSRF token, session cookie), and each of the three other clients takes the
+board its socket brings (games/live.py), or refetches ``/tables/<id>/plateau/`` when the
+socket says a version without a board, as static/js/table.js does. The latency of a move
+for one page is the time from sending the POST to that page having the board that shows
+the new version. p50 and p99 are over every (move, other page) pair.
 
 Three scenarios, one Daphne process each:
 
@@ -280,6 +281,8 @@ class Page:
         self.wake = asyncio.Event()
         self.waiters: dict[int, list[asyncio.Future]] = {}
         self.fetches = 0
+        self.pushes = 0  # boards the socket brought, swapped in without a refetch
+        self.pushed: tuple[int, str] | None = None
         self.heard_at: dict[int, float] = {}  # when the socket told each version
         self.failure = ""  # why this page stopped following the table, if it did
         self.tasks: list[asyncio.Task] = []
@@ -296,6 +299,10 @@ class Page:
         }
 
     async def start(self) -> None:
+        # The whole page first, as a browser opens it (it sets the CSRF cookie).
+        status, body = await self.http.request("GET", f"/tables/{self.table_id}/")
+        if status != 200:
+            raise RuntimeError(f"GET /tables/{self.table_id}/: {status}")
         await self.fetch()
         self.socket = await Socket.open(
             self.port, f"/ws/tables/{self.table_id}/", self.http.cookies
@@ -333,6 +340,8 @@ class Page:
             if isinstance(message.get("version"), int):
                 self.heard = max(self.heard, message["version"])
                 self.heard_at.setdefault(message["version"], time.perf_counter())
+                if isinstance(message.get("html"), str):
+                    self.pushed = (message["version"], message["html"])
             if message.get("presence"):
                 self.presence_moved = True
             self.wake.set()
@@ -345,7 +354,12 @@ class Page:
                 self.wake.clear()
                 while not self.pending and (self.presence_moved or self.heard > self.shown):
                     self.presence_moved = False
-                    await self.fetch()
+                    pushed, self.pushed = self.pushed, None
+                    if pushed is not None and pushed[0] >= max(self.heard, self.shown):
+                        self.pushes += 1
+                        self._show(pushed[1])
+                    else:
+                        await self.fetch()
         except (OSError, RuntimeError, asyncio.IncompleteReadError) as error:
             self.failure = f"refetch failed: {error!r}"
 
@@ -493,6 +507,7 @@ async def watch_tables(
         page.close()
     return {
         "fetches": sum(page.fetches for page in pages),
+        "pushes": sum(page.pushes for page in pages),
         "not_started": not_started,
         "failed": sum(bool(page.failure) for page in pages),
     }
@@ -795,8 +810,8 @@ def conduct(args) -> int:
             print(f"database: {where}; server: one Daphne process, test settings")
             print(
                 "latency: from sending POST /tables/<id>/jouer/ to another player's client"
-                " having the websocket message and the refetched /plateau/ fragment showing"
-                " the new version"
+                " having the board of the new version (pushed on its websocket, or refetched"
+                " from /plateau/ when the socket told the version alone)"
             )
             sys.stdout.flush()
             return run_scenarios(args, data, env, processes)
@@ -866,8 +881,9 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
         f" p99 {max(b['late_p99_ms'] for b in bots):.0f} ms)"
     )
     if watchers:
-        rate = watchers["fetches"] / watchers["seconds"]
-        extra += f", watching pages refetched {rate:.0f} boards/s"
+        pushed = watchers["pushes"] / watchers["seconds"]
+        fetched = watchers["fetches"] / watchers["seconds"]
+        extra += f", watching pages got {pushed:.0f} boards/s pushed and {fetched:.0f} refetched"
         if watchers["not_started"] or watchers["failed"]:
             extra += (
                 f" ({watchers['not_started']} pages never up, {watchers['failed']} stopped"

@@ -27,7 +27,7 @@ from games import rules as engine
 from games.memo import Memo
 from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
-from games.selectors import deck_cards, hand_actions, table_state
+from games.selectors import can_watch, deck_cards, hand_actions, table_state
 
 SEAT_LETTERS = engine.SEATS  # "NESW": N=0 E=1 S=2 W=3
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -521,6 +521,17 @@ def _announces(view: dict) -> list[AnnounceShown]:
 
 def _belote(view: dict) -> list[BeloteShown]:
     return [BeloteShown(b["seat"], b["suit"], b["call"]) for b in view["belote"]]
+
+
+# The session key of the hand whose summary a viewer closed at a table ("Donne suivante").
+SUMMARY_SEEN = "summary-seen-{}"
+
+
+def may_watch(user, table: Table) -> bool:
+    """Whether ``user`` may look at the started or waiting table: whoever sits at it, or
+    ``can_watch`` (games/selectors.py). The seats come with the table (``table_seats``)."""
+    seated = any(seat.user_id == user.pk for seat in table_seats(table))
+    return seated or can_watch(user, table)
 
 
 def table_seats(table: Table) -> list[Seat]:

@@ -1,9 +1,9 @@
 """Telling a table's viewers that it changed: only the table id and its new version.
 
-No game data travels in a broadcast, so nothing hidden can leak through it; each viewer
-fetches its own view of the table when the version moves (see games/consumers.py). A
-change of who is connected (games/presence.py) is a version-less ping of the same kind:
-``{"table": id, "presence": true}``.
+No game data travels in a broadcast, so nothing hidden can leak through it: each page's
+consumer, hearing it, renders its own user's board and sends it to that page alone
+(games/consumers.py, games/live.py). A change of who is connected (games/presence.py) is
+a version-less event of the same kind, ``table.presence``.
 
 ``table_changed`` is called by synchronous code after a commit: in Daphne's request
 threads, and in processes without an event loop (the task worker playing the bots). There

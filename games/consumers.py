@@ -1,17 +1,24 @@
-"""The table websocket: it only ever says "table <id> is at version <n>", or that someone
-came or went ("presence").
+"""The table websocket: the version of the table, and with it the viewer's own board.
 
-A viewer who may watch the table (games.selectors.can_watch) joins the table's group and
-gets its current version at once, then one message per change. No game data travels
-here, so nothing hidden can leak: each page fetches its own view over HTTP when the
-version moves, and again after every reconnect. With the in-memory layer of the embedded
-default, the moves of the task worker's process reach the pages through games/relay.py.
+A viewer who may watch the table (games.board.may_watch) joins the table's group and
+gets its current version at once. At each change the group hears ``{table, version}``
+(games/broadcast.py), and this consumer renders the board of its own user
+(games/live.py) and sends ``{"table": id, "version": n, "html": board}``: the page swaps
+it in without asking. In the lobby there is no board yet: the message has no ``html``
+and the page refetches its ``#table``. Nothing is rendered for anyone but the socket's
+user, so nothing hidden can leak; whether they may still watch is checked at each push.
+Pushes that would come too late are skipped: when a change is heard after a board of
+that version or a newer one was sent (a burst of moves), nothing more is rendered for it.
+With the in-memory layer of the embedded default, the moves of the task worker's process
+reach the pages through games/relay.py.
 
 Presence: each connection is counted per (table, user) in the cache (games/presence.py);
-when a user's first page connects or their last one closes, the group gets a version-less
-``{"table": id, "presence": true}`` and the pages refetch their board to move the dots.
-Any message from a page (its heartbeat, or a question after a doubt) renews its count and
-is answered with the current version; a frame that is not JSON is ignored.
+when a user's first page connects or their last one closes, the group hears a
+``table.presence`` event and each page gets its board again to move the dots, marked
+``"presence": true`` (in the lobby that mark alone: the page refetches). Any message from a page
+(its heartbeat, or a question after a doubt) renews its count and is answered with the
+current version alone; the page refetches if it is behind. A frame that is not JSON is
+ignored.
 """
 
 from __future__ import annotations
@@ -21,11 +28,11 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from games import notifications, presence, timing
+from games import live, notifications, presence, timing
+from games.board import may_watch
 from games.broadcast import presence_changed, table_group
 from games.models import Table
 from games.relay import relay, relay_needed
-from games.selectors import can_watch
 
 # Close codes in the 4000-4999 range left to applications by RFC 6455.
 NOT_LOGGED_IN = 4401
@@ -35,9 +42,12 @@ NOT_ALLOWED = 4404
 @database_sync_to_async
 def _version_if_visible(user, table_id: int) -> int | None:
     table = Table.objects.filter(pk=table_id).first()
-    if table is None or not can_watch(user, table):
+    if table is None or not may_watch(user, table):
         return None
     return table.version
+
+
+_board_for = database_sync_to_async(live.board_for)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -51,6 +61,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if version is None:
             await self.close(code=NOT_ALLOWED)
             return
+        self.viewer = live.Viewer.of(self.scope)
+        self.shown = version  # the newest board this page has (its own page load, or ours)
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -102,7 +114,26 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"table": self.table_id, "version": version})
 
     async def table_changed(self, event) -> None:
-        await self.send_json({"table": event["table"], "version": event["version"]})
+        if event["version"] > self.shown:
+            await self._push(presence=False)
 
     async def table_presence(self, event) -> None:
-        await self.send_json({"table": event["table"], "presence": True})
+        await self._push(presence=True)
+
+    async def _push(self, *, presence: bool) -> None:
+        """Send the page its board as the table is now (or, in the lobby, the version or
+        the presence ping it refetches on)."""
+        pushed = await _board_for(self.viewer, self.table_id)
+        if pushed is None:
+            await self.close(code=NOT_ALLOWED)
+            return
+        if pushed.html is not None:
+            message = {"table": self.table_id, "version": pushed.version, "html": pushed.html}
+            if presence:
+                message["presence"] = True  # at the version the page has: swap it anyway
+            self.shown = max(self.shown, pushed.version)
+        elif presence:
+            message = {"table": self.table_id, "presence": True}
+        else:
+            message = {"table": self.table_id, "version": pushed.version}
+        await self.send_json(message)

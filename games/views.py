@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import lobby, notifications, service, timing
-from games.board import hand_replay, table_board, table_seats
+from games.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
 from games.forms import (
     PRESET_LABELS,
     BotForm,
@@ -464,9 +464,6 @@ def _board_answer(
     return render(request, "games/table.html#board", context, status=status)
 
 
-SUMMARY_SEEN = "summary-seen-{}"
-
-
 def _note_dismissed_summary(request: HttpRequest, table: Table) -> None:
     """``?vu=<hand id>`` ("Donne suivante") hides that hand's summary for this session."""
     seen = request.GET.get("vu", "")
@@ -495,8 +492,7 @@ def _watchable_table(request: HttpRequest, table_id: int) -> Table:
     table = get_object_or_404(
         Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
     )
-    seated = any(seat.user_id == request.user.pk for seat in table_seats(table))
-    if not (seated or can_watch(request.user, table)):
+    if not may_watch(request.user, table):
         raise Http404
     return table
 

@@ -11,10 +11,13 @@
  *    reached by a redirect is caught here too).
  *
  * 2. The live table page. The live element (#board once the game has started, #table in
- *    the lobby) carries data-ws-url, data-fragment-url and data-version. The websocket only
- *    ever says "table N is at version V", or that someone came or went ({"presence":
- *    true}); when V is past the page's version, or on a presence ping, the page refetches
- *    its own fragment with htmx and swaps it in. No game data travels on the socket. The
+ *    the lobby) carries data-ws-url, data-fragment-url and data-version. Once the game
+ *    has started, the websocket brings "table N is at version V" with this user's own
+ *    board (games/live.py, rendered for them alone): the page swaps it in at once, unless
+ *    it already shows V or newer. In the lobby, or when the socket only says a version
+ *    (its answer to a heartbeat) or that someone came or went ({"presence": true}), the
+ *    page refetches its own fragment with htmx. While the user's own request is in
+ *    flight, nothing is swapped: its answer comes first, then whatever is newer. The
  *    socket reconnects with a growing delay; on every (re)connect, at every heartbeat and
  *    when the tab becomes visible again, the page asks for the current version and
  *    catches up. Closed for good (4401 not logged in, 4404 not allowed), it says so.
@@ -242,6 +245,7 @@
   var waitingForBlur = false;
   var heard = 0; // the highest version the socket told
   var presenceMoved = false; // someone came or went since the last refetch
+  var pushed = null; // the newest board the socket brought and not yet swapped in
   var pending = 0; // the user's own htmx requests in flight (a move, a lobby form)
   var openDetails = {};
 
@@ -305,6 +309,9 @@
       }
       return;
     }
+    if (!force && swapPushed(root)) {
+      return;
+    }
     loading = true;
     presenceMoved = false;
     var done = function () {
@@ -319,6 +326,19 @@
       .then(done, done);
   }
 
+  // Swap in the board the socket brought, if the page has nothing newer; true if done.
+  function swapPushed(root) {
+    var board = pushed;
+    pushed = null;
+    if (!board || root.id !== "board" || board.version < Math.max(heard, shownVersion(root))) {
+      return false;
+    }
+    presenceMoved = false;
+    focusInBoard = root.contains(document.activeElement);
+    htmx.swap(root, board.html, { swapStyle: "outerHTML" });
+    return true;
+  }
+
   function onMessage(event) {
     var data;
     try {
@@ -328,6 +348,9 @@
     }
     if (typeof data.version === "number") {
       heard = Math.max(heard, data.version);
+      if (typeof data.html === "string") {
+        pushed = { version: data.version, html: data.html };
+      }
     }
     if (data.presence) {
       presenceMoved = true;

@@ -98,7 +98,17 @@ class Player:
         self.loaded = self.navigations
 
     def _watch_socket(self, socket) -> None:
-        socket.on("framereceived", lambda payload: self.frames.append(json.loads(payload)))
+        socket.on("framereceived", self._frame_received)
+
+    def _frame_received(self, payload) -> None:
+        frame = json.loads(payload)
+        self.frames.append(frame)
+        if "html" in frame:
+            self.quiet_since = time.monotonic()  # a board to swap in
+
+    @property
+    def pushed_boards(self) -> int:
+        return sum("html" in frame for frame in self.frames)
 
     def _count_navigation(self, frame) -> None:
         if frame == self.page.main_frame:
@@ -115,21 +125,22 @@ class Player:
             if "/plateau/" in request.url:
                 self.board_fetches += 1
 
-    def wait_for_board_fetch(self, count: int = 1, timeout: float = 5) -> None:
-        """Until the page refetched its board ``count`` times (its own arrival, told on the
-        websocket as presence, makes it refetch once), then until it is quiet."""
+    def wait_for_pushed_board(self, count: int = 1, timeout: float = 5) -> None:
+        """Until the socket brought the page ``count`` boards (its own arrival, told as
+        presence, brings it one), then until it is quiet."""
         deadline = time.monotonic() + timeout
-        while self.board_fetches < count:
-            assert time.monotonic() < deadline, f"{self.letter}'s page did not refetch"
+        while self.pushed_boards < count:
+            assert time.monotonic() < deadline, f"{self.letter}'s page got no board"
             self.page.wait_for_timeout(25)
         self.wait_until_quiet()
 
     def wait_until_quiet(self, quiet: float = 0.15, timeout: float = 5) -> None:
-        """Until no refetch is in flight and none ended for ``quiet`` seconds.
+        """Until no fetch is in flight, and neither a fetch ended nor a board came on the
+        socket for ``quiet`` seconds.
 
-        A refetch may still be swapping the board in just after the pages came (presence
-        pings); a click whose press and release straddle that swap lands on two different
-        buttons and is lost, as it would be for a person.
+        A board may still be swapped in just after the pages came (presence); a click
+        whose press and release straddle that swap lands on two different buttons and is
+        lost, as it would be for a person.
         """
         deadline = time.monotonic() + timeout
         while self.in_flight or time.monotonic() - self.quiet_since < quiet:

@@ -10,10 +10,12 @@ With ``REDIS_URL`` set (the second stage of .ci/run) Daphne's channel layer is R
 Four browser contexts, one per seated user, each logged in with the session cookie of a
 ``force_login``. At every step the player to act clicks what their page lights (the
 "Prendre" button, then an enabled card), and the three other pages must show the new
-version, and the card played, within ``LIVE_MS``; each page's websocket must have told
-every version, with nothing in its frames but ``{table, version}`` or ``{table,
-presence}``; and no page may have navigated (a reload would also drop the marker set in
-its window). The deck is fixed, so the hand is the same at every run.
+version, and the card played, within ``LIVE_MS``; each page's websocket must have brought
+every version with the page's own board (games/live.py), so that no page ever refetched
+its board, with nothing in its frames but ``{table, version}`` (on arrival) and ``{table,
+version, html}`` (``presence`` too when someone came); and no page may have navigated (a
+reload would also drop the marker set in its window). The deck is fixed, so the hand is
+the same at every run.
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ def test_four_browsers_play_a_hand_live(table_pages):
     first_hand = table.current_hand_id
 
     # Every page's socket is up: each page shows the four players connected (presence
-    # travels on the same websocket, and each page refetched its board for it).
+    # travels on the same websocket, and brings each page its board again).
     for player in players:
         expect(player.page.locator('#board .dot[data-connected="true"]')).to_have_count(4)
         assert player.page.evaluate(KEEP_LIVE_REGION), f"{player.letter}: live region"
@@ -105,7 +107,7 @@ def test_four_browsers_play_a_hand_live(table_pages):
         hand_over = table.current_hand_id != first_hand
         card = action.split()[1] if action.startswith("play ") else None
         for other in others:
-            # The others were told on the websocket and refetched their board.
+            # The others got their new board on the websocket.
             expect(other.board).to_have_attribute("data-version", str(version + 1), timeout=LIVE_MS)
             # Screen readers hear the move from the live region outside the board.
             live = other.page.locator("#table-live")
@@ -146,10 +148,12 @@ def test_four_browsers_play_a_hand_live(table_pages):
     for player in players:
         player.assert_not_reloaded()
         expect(player.page.locator('#score-sheet tr[data-hand="1"]')).to_be_visible()
-        # One broadcast per move reached every page, and nothing else than the two
-        # shapes of message ever travelled on the socket.
+        # One board per move reached every page, none was refetched, and nothing else
+        # than these shapes of message ever travelled on the socket.
         heard = player.heard_versions()
         assert set(range(last - moves + 1, last + 1)) <= heard, (player.letter, heard)
+        assert player.board_fetches == 0, player.letter
+        shapes = ({"table", "version"}, {"table", "version", "html"})
         for frame in player.frames:
-            assert set(frame) in ({"table", "version"}, {"table", "presence"}), frame
+            assert set(frame) - {"presence"} in shapes, set(frame)
             assert frame["table"] == table.pk

@@ -129,9 +129,9 @@ def test_htmx_failures_are_told_outside_the_board(table_page, page_guard):
     table = outside_playwright(new_table, "oops")
     switch = SocketSwitch()
     player = table_page(table, table.turn, before_load=switch.install)
-    # Its arrival (presence) makes the page refetch its board once: let that be done, so
+    # Its arrival (presence) brings the page its board once: let it be swapped in, so
     # that each answer below lands on the board in the page.
-    player.wait_for_board_fetch()
+    player.wait_for_pushed_board()
     page = player.page
     status = page.locator("#site-status")
     version = str(table.version)

@@ -3,12 +3,15 @@ application, a session cookie, an allowed Origin), and an empty presence cache."
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.core.cache import cache
 from django.test import Client
+from django.urls import reverse
 
 from belote_site.asgi import application
 
@@ -30,13 +33,22 @@ def logged_in_client(user) -> Client:
     return client
 
 
-def socket_headers(user=None, origin: bytes = ORIGIN) -> list[tuple[bytes, bytes]]:
-    """The headers of the browser's websocket handshake: ``user``'s session cookie (none
-    for a visitor who is not logged in) and the page's Origin."""
+def socket_headers(
+    user=None, origin: bytes = ORIGIN, *, client: Client | None = None, language: str = ""
+) -> list[tuple[bytes, bytes]]:
+    """The headers of the browser's websocket handshake: the cookies of ``user``'s page
+    (the session of a real login and the CSRF cookie every page of ours sets; none for a
+    visitor who is not logged in) and the page's Origin. ``client``: the page's cookies
+    are that client's; ``language``: its Accept-Language."""
     headers = [(b"origin", origin)]
-    if user is not None:
-        session = logged_in_client(user).cookies[settings.SESSION_COOKIE_NAME].value
-        headers.append((b"cookie", f"{settings.SESSION_COOKIE_NAME}={session}".encode()))
+    if language:
+        headers.append((b"accept-language", language.encode()))
+    if user is not None or client is not None:
+        client = client or logged_in_client(user)
+        client.get(reverse("home"))  # a page: it sets the CSRF cookie
+        cookies = [settings.SESSION_COOKIE_NAME, settings.CSRF_COOKIE_NAME]
+        jar = "; ".join(f"{name}={client.cookies[name].value}" for name in cookies)
+        headers.append((b"cookie", jar.encode()))
     return headers
 
 
@@ -46,21 +58,40 @@ def table_socket(table_id: int, headers) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
 
 
-# The only two messages a table's socket ever sends (games/consumers.py).
+# The only messages a table's socket ever sends (games/consumers.py): the version with the
+# viewer's board (marked "presence" when someone came or went), the version alone, a
+# presence ping (the last two in the lobby, or as the answer to a page's question).
+BOARD_KEYS = frozenset({"table", "version", "html"})
+PRESENCE_BOARD_KEYS = frozenset({"table", "version", "html", "presence"})
 VERSION_KEYS = frozenset({"table", "version"})
 PRESENCE_KEYS = frozenset({"table", "presence"})
 
 
 async def receive(socket: WebsocketCommunicator, timeout: float = 1) -> dict:
-    """The next message of ``socket``, which must be one of the two allowed shapes."""
+    """The next message of ``socket``, which must be one of the three allowed shapes."""
     message = await socket.receive_json_from(timeout)
-    assert frozenset(message) in (VERSION_KEYS, PRESENCE_KEYS), message
+    shapes = (BOARD_KEYS, PRESENCE_BOARD_KEYS, VERSION_KEYS, PRESENCE_KEYS)
+    assert frozenset(message) in shapes, message
     assert isinstance(message["table"], int), message
     if "version" in message:
         assert isinstance(message["version"], int), message
     else:
         assert message["presence"] is True, message
+    if "html" in message:
+        board = BOARD_VERSION.search(message["html"])
+        assert board and int(board.group(1)) == message["version"], message["html"][:300]
     return message
+
+
+BOARD_VERSION = re.compile(r'^<section id="board"[^>]*?\sdata-version="(\d+)"')
+
+
+def board_of(message: dict, version: int, *, presence: bool = False) -> str:
+    """The board a message brought, which must be at ``version``; ``presence``: brought
+    because someone came or went."""
+    assert frozenset(message) == (PRESENCE_BOARD_KEYS if presence else BOARD_KEYS), message
+    assert message["version"] == version, message
+    return message["html"]
 
 
 async def drain(socket: WebsocketCommunicator, quiet: float = 0.2) -> list[dict]:

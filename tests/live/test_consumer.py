@@ -3,29 +3,43 @@
 DESIGN: "The consumer authenticates the websocket (AuthMiddlewareStack inside
 AllowedHostsOriginValidator), checks the user may watch the table, joins its group and
 forwards only {table, version}. [...] No game data ever travels in a broadcast, so nothing
-hidden can leak through it." Every message a socket receives here is checked to carry
-exactly ``table`` and ``version``, or ``table`` and ``presence``.
+hidden can leak through it." The group still hears only ``{table, version}``; what the
+socket sends a page at each change is its own user's board (games/live.py), the very
+fragment ``GET /plateau/`` gives them, checked here against it. Every message is one of
+three shapes: ``table``, ``version`` and ``html`` (a board); ``table`` and ``version``
+(in the lobby, or the answer to a page's question); ``table`` and ``presence`` (someone
+came or went, in the lobby).
 
-The sockets log in as a browser does, with the session cookie of a real login and the
-page's Origin. The database is committed for real (``transaction=True``) so that the
-service's on_commit broadcasts run, and the consumer's queries see the rows.
+The sockets log in as a browser does, with the cookies of a real login (session, CSRF)
+and the page's Origin. The database is committed for real (``transaction=True``) so that
+the service's on_commit broadcasts run, and the consumer's queries see the rows.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.urls import reverse
 
 from games import lobby, service
 from games.consumers import NOT_ALLOWED, NOT_LOGGED_IN
 from games.models import Table
 from games.service import ServiceError
 from tests.factories import fixed_deck, make_user, make_users, play_random_move, started_table
-from tests.live.conftest import drain, receive, run, socket_headers
+from tests.live.conftest import (
+    board_of,
+    drain,
+    logged_in_client,
+    receive,
+    run,
+    socket_headers,
+)
 from tests.processes import run_python
+from tests.table_page.helpers import finish_hand, take_at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,6 +92,14 @@ def table(creator, players) -> Table:
 
 def random_move(table: Table, seed: int = 0) -> service.Outcome:
     return play_random_move(table, random.Random(seed))
+
+
+def pass_in_turn(table: Table) -> service.Outcome:
+    table.refresh_from_db()
+    player = table.seats.get(position=table.turn).user
+    return service.submit(
+        table_id=table.pk, actor=player, action="pass", expected_version=table.version
+    )
 
 
 def current_version(table: Table) -> int:
@@ -180,9 +202,11 @@ def test_with_spectators_a_stranger_without_the_link_is_closed_with_4404(
     run(scenario)
 
 
-def test_a_spectator_sent_away_by_a_new_link_is_closed_at_their_next_message(
-    creator, players, stranger
-):
+@pytest.mark.parametrize("then", ["their next message", "the next move"])
+def test_a_spectator_sent_away_by_a_new_link_is_closed(creator, players, stranger, then):
+    """A started table's new link changes no version: the spectator's socket is closed at
+    the next moment it looks again, their heartbeat or the push of the next move (whether
+    the viewer may still watch is checked at every push)."""
     table = new_table(creator, players, spectators=True)
     watch_by_link(table, stranger)
     headers = socket_headers(stranger)
@@ -191,7 +215,10 @@ def test_a_spectator_sent_away_by_a_new_link_is_closed_at_their_next_message(
         socket = await sockets.accepted(table.pk, headers)
         await drain(socket)
         await sync_to_async(lobby.revoke_link)(table=table, by=creator)
-        await socket.send_json_to({})
+        if then == "the next move":
+            await sync_to_async(random_move)(table)
+        else:
+            await socket.send_json_to({})
         assert await socket.receive_output() == {"type": "websocket.close", "code": NOT_ALLOWED}
 
     run(scenario)
@@ -208,8 +235,9 @@ def test_without_spectators_a_stranger_is_closed_with_4404(table, stranger):
     run(scenario)
 
 
-def test_a_viewer_who_lost_access_is_closed_at_their_next_message(creator, players):
-    """lobby.revoke_link: "whoever came by the old one and has no seat loses access"."""
+def test_a_viewer_who_lost_access_is_closed_at_the_next_change(creator, players):
+    """lobby.revoke_link: "whoever came by the old one and has no seat loses access"; the
+    change it makes finds them no longer allowed, and their socket is closed."""
     table = service.create_table(
         created_by=creator, preset="classique", players=dict(enumerate(players[:3]))
     )
@@ -221,10 +249,6 @@ def test_a_viewer_who_lost_access_is_closed_at_their_next_message(creator, playe
         socket = await sockets.accepted(table.pk, headers)
         await drain(socket)
         await sync_to_async(lobby.revoke_link)(table=table, by=creator)
-        # The version still reaches the open socket (it is only a number) ...
-        assert set(await receive(socket)) == {"table", "version"}
-        # ... and the next heartbeat finds the guest may no longer watch.
-        await socket.send_json_to({})
         assert await socket.receive_output() == {"type": "websocket.close", "code": NOT_ALLOWED}
 
     run(scenario)
@@ -234,26 +258,168 @@ def test_a_viewer_who_lost_access_is_closed_at_their_next_message(creator, playe
 # What travels: versions and presence pings, nothing else
 
 
-def test_after_a_move_every_viewer_gets_the_new_version_and_nothing_else(
+CSRF_VALUE = re.compile(r'(name="csrfmiddlewaretoken" value=)"[^"]+"')
+
+
+def without_tokens(html: str) -> str:
+    """A board with its CSRF tokens blanked: each rendering masks the secret afresh."""
+    return CSRF_VALUE.sub(r'\1""', html.strip())
+
+
+def test_after_a_move_every_viewer_gets_their_own_board_at_the_new_version(
     creator, players, stranger
 ):
+    """Each socket brings its user the board ``GET /plateau/`` gives them, and nothing
+    else: a player's from their seat, their hand included; the creator's and the
+    spectator's without any hand."""
     table = new_table(creator, players, spectators=True)
     watch_by_link(table, stranger)
     viewers = [*players, creator, stranger]  # four players, the creator, a spectator
-    headers = [socket_headers(user) for user in viewers]
+    clients = [logged_in_client(user) for user in viewers]
+    headers = [socket_headers(client=client) for client in clients]
+
+    def fetched_boards() -> list[str]:
+        url = reverse("games:board", args=[table.pk])
+        return [
+            client.get(url, headers={"hx-request": "true"}).content.decode() for client in clients
+        ]
 
     async def scenario(sockets):
         opened = [await sockets.accepted(table.pk, h) for h in headers]
-        for first, *pings in await asyncio.gather(*(drain(socket) for socket in opened)):
+        for first, *arrivals in await asyncio.gather(*(drain(socket) for socket in opened)):
             assert first == {"table": table.pk, "version": table.version}
-            assert all(p == {"table": table.pk, "presence": True} for p in pings)
+            # Someone came: the board again, the dots moved.
+            assert all(board_of(m, table.version, presence=True) for m in arrivals)
 
         outcome = await sync_to_async(random_move)(table)
 
         assert outcome.applied and outcome.version == table.version + 1
+        pushed = []
         for socket in opened:
-            assert await receive(socket) == {"table": table.pk, "version": outcome.version}
+            pushed.append(board_of(await receive(socket), outcome.version))
             assert await socket.receive_nothing(timeout=0.2)
+        fetched = await sync_to_async(fetched_boards)()
+        for user, board, page in zip(viewers, pushed, fetched, strict=True):
+            assert without_tokens(board) == without_tokens(page), user.username
+        for seat, board in enumerate(pushed[:4]):
+            assert f'data-my-seat="{"NESW"[seat]}"' in board
+            assert board.count('class="card') >= 8  # their hand, face up
+        for board in pushed[4:]:
+            assert "board-spectator" in board and 'id="my-hand"' not in board
+
+    run(scenario)
+
+
+def test_the_forms_of_a_pushed_board_carry_a_token_of_the_pages_csrf_cookie(table, players):
+    """A move made from a pushed board passes the CSRF check, as from a fetched one."""
+    clients = [logged_in_client(user) for user in players]
+    for client in clients:
+        client.handler.enforce_csrf_checks = True
+    headers = [socket_headers(client=client) for client in clients]
+
+    async def scenario(sockets):
+        opened = [await sockets.accepted(table.pk, h) for h in headers]
+        for socket in opened:
+            await drain(socket)
+        outcome = await sync_to_async(random_move)(table)
+        boards = [board_of(await receive(socket), outcome.version) for socket in opened]
+        turn = (await sync_to_async(Table.objects.get)(pk=table.pk)).turn
+        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', boards[turn]).group(1)
+        action = re.search(r'name="action" value="([^"]+)"', boards[turn]).group(1)
+        response = await sync_to_async(clients[turn].post)(
+            reverse("games:play", args=[table.pk]),
+            {"csrfmiddlewaretoken": token, "action": action, "version": outcome.version},
+            headers={"hx-request": "true"},
+        )
+        assert response.status_code == 200
+        assert await sync_to_async(current_version)(table) == outcome.version + 1
+
+    run(scenario)
+
+
+def test_a_socket_without_the_csrf_cookie_gets_the_version_alone(table, players):
+    """Not opened by a page of ours (they all set the cookie): no board whose forms would
+    fail; the version, and the page refetches."""
+    session = logged_in_client(players[N]).cookies["sessionid"].value
+    headers = [(b"origin", b"http://testserver"), (b"cookie", f"sessionid={session}".encode())]
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        outcome = await sync_to_async(random_move)(table)
+        assert await receive(socket) == {"table": table.pk, "version": outcome.version}
+
+    run(scenario)
+
+
+def test_in_the_lobby_a_change_brings_the_version_alone(creator, players):
+    """No board yet: the page refetches its #table (seats, invitations)."""
+    table = service.create_table(
+        created_by=creator, preset="classique", players=dict(enumerate(players[:3]))
+    )
+    headers = socket_headers(creator)
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        await sync_to_async(lobby.leave_seat)(table=table, user=players[E])
+        assert await receive(socket) == {"table": table.pk, "version": table.version + 1}
+
+    run(scenario)
+
+
+def test_the_pushed_board_is_in_the_viewers_language(table, players):
+    """The preference of the profile, as for pages, whatever the browser asks for."""
+    english = players[E]
+    english.language = "en"
+    english.save(update_fields=["language"])
+    headers = {
+        "en": socket_headers(english, language="fr"),
+        "fr": socket_headers(players[W], language="en-GB,en;q=0.8"),
+    }
+
+    async def scenario(sockets):
+        opened = {key: await sockets.accepted(table.pk, h) for key, h in headers.items()}
+        for socket in opened.values():
+            await drain(socket)
+        outcome = await sync_to_async(random_move)(table)
+        boards = {key: board_of(await receive(s), outcome.version) for key, s in opened.items()}
+        assert "North-South" in boards["en"] and "Nord-Sud" not in boards["en"]
+        assert "Nord-Sud" in boards["fr"] and "North-South" not in boards["fr"]
+
+    run(scenario)
+
+
+def test_a_summary_the_viewer_closed_stays_closed_in_the_boards_pushed_after(table, players):
+    """ "Donne suivante" (``?vu=``) saves the closing in the session; the socket, open
+    since before, reads it there at its next push."""
+    south = logged_in_client(players[S])
+    headers = socket_headers(client=south)
+
+    def end_the_first_hand() -> int:
+        take_at_once(table)
+        finish_hand(table)
+        table.refresh_from_db()
+        return table.current_hand.game.hands.get(number=1).pk
+
+    def close_the_summary(first_hand: int) -> None:
+        board = reverse("games:board", args=[table.pk])
+        page = south.get(f"{board}?vu={first_hand}", headers={"hx-request": "true"})
+        assert 'id="hand-summary"' not in page.content.decode()
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, headers)
+        await drain(socket)
+        first_hand = await sync_to_async(end_the_first_hand)()
+        pushed = await drain(socket)
+        assert 'id="hand-summary"' in pushed[-1]["html"]
+
+        await sync_to_async(close_the_summary)(first_hand)
+        outcome = await sync_to_async(pass_in_turn)(table)  # still bidding: a summary shows
+
+        board = board_of(await receive(socket), outcome.version)
+        assert 'id="hand-summary"' not in board
+        assert 'data-hand="1"' in board  # still on the score sheet
 
     run(scenario)
 
@@ -298,26 +464,33 @@ def test_a_viewer_of_one_table_hears_nothing_of_a_move_at_another(creator, playe
 
         outcome = await sync_to_async(random_move)(there)
 
-        assert await receive(watching_there) == {"table": there.pk, "version": outcome.version}
+        assert board_of(await receive(watching_there), outcome.version)
         assert await watching_here.receive_nothing(timeout=0.3)
 
     run(scenario)
 
 
-def test_a_second_user_arriving_or_leaving_pings_the_first(table, players, creator):
+def north_is_shown(board: str, connected: bool) -> bool:
+    """Whether the board's dot for North says ``connected``."""
+    north = board[board.index('id="seat-N"') :]
+    return f'data-connected="{str(connected).lower()}"' in north[: north.index("</section>")]
+
+
+def test_a_second_user_arriving_or_leaving_brings_the_first_a_board_with_the_dots_moved(
+    table, players, creator
+):
     south, north = socket_headers(players[S]), socket_headers(players[N])
-    ping = {"table": table.pk, "presence": True}
 
     async def scenario(sockets):
         first = await sockets.accepted(table.pk, south)
         assert await receive(first) == {"table": table.pk, "version": table.version}
-        assert await receive(first) == ping  # South's own arrival
+        assert north_is_shown(board_of(await receive(first), table.version, presence=True), False)
         assert await first.receive_nothing()
 
         second = await sockets.accepted(table.pk, north)
         assert await receive(second) == {"table": table.pk, "version": table.version}
-        assert await receive(first) == ping  # North came
-        assert await receive(second) == ping
+        assert north_is_shown(board_of(await receive(first), table.version, presence=True), True)
+        assert board_of(await receive(second), table.version, presence=True)
         assert await first.receive_nothing()
 
         # North's second tab changes nothing for the others ...
@@ -329,8 +502,25 @@ def test_a_second_user_arriving_or_leaving_pings_the_first(table, players, creat
 
         # ... North leaving with their last tab does.
         await second.disconnect()
-        assert await receive(first) == ping
+        assert north_is_shown(board_of(await receive(first), table.version, presence=True), False)
         assert await first.receive_nothing()
+
+    run(scenario)
+
+
+def test_in_the_lobby_someone_arriving_is_a_presence_ping(creator, players):
+    table = service.create_table(
+        created_by=creator, preset="classique", players=dict(enumerate(players))
+    )
+    ping = {"table": table.pk, "presence": True}
+    south, north = socket_headers(players[S]), socket_headers(players[N])
+
+    async def scenario(sockets):
+        first = await sockets.accepted(table.pk, south)
+        assert await receive(first) == {"table": table.pk, "version": table.version}
+        assert await receive(first) == ping
+        await sockets.accepted(table.pk, north)
+        assert await receive(first) == ping
 
     run(scenario)
 
@@ -367,7 +557,7 @@ def test_any_message_is_answered_with_the_current_version(table, players):
             assert await receive(socket) == {"table": table.pk, "version": table.version}
 
         outcome = await sync_to_async(random_move)(table)
-        assert await receive(socket) == {"table": table.pk, "version": outcome.version}
+        assert board_of(await receive(socket), outcome.version)
         await socket.send_json_to({"version": table.version})
         assert await receive(socket) == {"table": table.pk, "version": outcome.version}
         assert await socket.receive_nothing()
@@ -405,10 +595,7 @@ def test_a_move_made_by_another_process_reaches_the_pages(table, players):
 
         await asyncio.to_thread(run_python, move)
 
-        assert await receive(socket, timeout=5) == {
-            "table": table.pk,
-            "version": first["version"] + 1,
-        }
+        assert board_of(await receive(socket, timeout=5), first["version"] + 1)
         assert await drain(socket, quiet=1.5) == []
 
     run(scenario)

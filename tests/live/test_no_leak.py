@@ -36,7 +36,14 @@ from games.models import Hand, Table
 from games.rules.cards import cards_of
 from games.selectors import hand_state
 from tests.factories import make_user, make_users
-from tests.live.conftest import drain, logged_in_client, receive, run, socket_headers
+from tests.live.conftest import (
+    board_of,
+    drain,
+    logged_in_client,
+    receive,
+    run,
+    socket_headers,
+)
 
 N, E, S, W = range(4)
 SEAT_NAMES = ("Nord", "Est", "Sud", "Ouest")
@@ -133,7 +140,7 @@ def assert_hides(page: str, state: engine.HandState, seat: int | None, where: st
 class Viewer:
     name: str
     seat: int | None  # None: the spectator
-    client: Client
+    client: Client | None
 
 
 def lowest_target(preset: str) -> int:
@@ -364,9 +371,12 @@ def test_the_check_catches_a_card_of_another_hand():
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sockets_carry_only_versions_and_presence_during_a_whole_game(seeded_decks):
+def test_the_boards_the_sockets_push_show_no_card_of_another_hand_during_a_whole_game(
+    seeded_decks,
+):
     """Four players and a spectator keep the table open for a whole game: each move
-    reaches each of them as one {table, version} and nothing else."""
+    reaches each of them as one board at the new version, rendered for them (their own
+    hand in it, no card of another), and nothing else."""
     preset = "stekius"  # automatic announces, the exchange of the 7 offered
     rng = random.Random(SOCKETS_SEED)
     seeded_decks(rng)
@@ -376,37 +386,52 @@ def test_the_sockets_carry_only_versions_and_presence_during_a_whole_game(seeded
     come_to_watch(logged_in_client(spectator), table)
     clients = [logged_in_client(user) for user in players]
     headers = [socket_headers(user) for user in [*players, spectator]]
+    viewers = [*(Viewer(SEAT_NAMES[seat], seat, None) for seat in range(4))]
+    viewers.append(Viewer("the spectator", None, None))
 
-    def next_move(index: int) -> int | None:
-        """One random legal move POSTed by the player to act; its version, or None once
-        the game is over."""
+    def next_move(index: int) -> tuple[int, engine.HandState] | None:
+        """One random legal move POSTed by the player to act: the new version and state,
+        or None once the game is over."""
         state = current_state(table)
         if table.status != Table.Status.PLAYING:
             return None
         action = str(rng.choice(engine.legal_actions(state)))
         response = post_move(clients[state.turn], table, action, table.version, htmx=index % 2 == 1)
         assert response.status_code == 200
-        table.refresh_from_db()
-        return table.version
+        return table.version + 1, current_state(table)
 
     async def gather_drains(opened):
         return await asyncio.gather(*(drain(socket) for socket in opened))
 
+    first_deal = current_state(table)
+
     async def scenario(sockets):
         opened = [await sockets.accepted(table.pk, h) for h in headers]
-        heard = [m for pending in await gather_drains(opened) for m in pending]
+        heard = []
+        # The boards brought as the others arrive: the first deal, each from their seat.
+        for viewer, pending in zip(viewers, await gather_drains(opened), strict=True):
+            heard += pending
+            for message in pending[1:]:
+                page = board_of(message, table.version, presence=True)
+                assert_hides(page, first_deal, viewer.seat, f"{viewer.name} as others arrive")
         moves = 0
-        while (version := await sync_to_async(next_move)(moves)) is not None:
+        while (moved := await sync_to_async(next_move)(moves)) is not None:
+            version, state = moved
             moves += 1
-            for socket in opened:
+            for viewer, socket in zip(viewers, opened, strict=True):
                 message = await receive(socket)
                 heard.append(message)
-                assert message == {"table": table.pk, "version": version}
+                page = board_of(message, version)
+                where = f"move {moves}, the board pushed to {viewer.name}"
+                assert_hides(page, state, viewer.seat, where)
+                missing = own_codes(state, viewer.seat) - set(DATA_CARD.findall(page))
+                assert not missing, f"{where} lacks their own {sorted(missing)}"
         heard += [m for pending in await gather_drains(opened) for m in pending]
         assert moves > 50
         assert {frozenset(m) for m in heard} == {
-            frozenset({"table", "version"}),
-            frozenset({"table", "presence"}),
+            frozenset({"table", "version"}),  # the first message of each socket
+            frozenset({"table", "version", "html", "presence"}),  # someone came
+            frozenset({"table", "version", "html"}),  # a move
         }
 
     run(scenario)
