@@ -351,6 +351,29 @@ class SeatShown:
     def backs(self) -> range:
         return range(self.card_count)
 
+    @property
+    def look(self) -> tuple:
+        """Everything the seat's box shows (games/table.html's ``seat_box``): two seats of
+        the same look, in one language, have the same box."""
+        seat = self.seat
+        occupant = (seat.user_id, str(seat.user) if seat.user_id else "", seat.bot_level)
+        return (
+            seat.position,
+            self.place,
+            self.is_me,
+            self.is_dealer,
+            self.is_turn,
+            self.is_taker,
+            self.connected,
+            self.card_count,
+            occupant,
+            seat.stand_in,
+            seat.timeouts,
+            self.bid,
+            tuple((a.kind, a.points) for a in self.announces),
+            tuple(b.call for b in self.belote),
+        )
+
 
 @dataclass(frozen=True)
 class HandResult:

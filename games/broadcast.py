@@ -28,11 +28,14 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def table_changed(table_id: int, version: int) -> None:
+def table_changed(table_id: int, version: int, *, by: int | None = None) -> None:
+    """``by``: the user whose move it was (their page has the new board as its answer)."""
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": "table.changed", "table": table_id, "version": version}
+    if by is not None:
+        message["by"] = by
     if isinstance(layer, InMemoryChannelLayer):
         from games.relay import relay
 

@@ -9,6 +9,8 @@ and the page refetches its ``#table``. Nothing is rendered for anyone but the so
 user, so nothing hidden can leak; whether they may still watch is checked at each push.
 Pushes that would come too late are skipped: when a change is heard after a board of
 that version or a newer one was sent (a burst of moves), nothing more is rendered for it.
+The pages of the user who made the move get theirs last, a moment later: their page has
+the new board already, as the answer to its POST.
 With the in-memory layer of the embedded default, the moves of the task worker's process
 reach the pages through games/relay.py.
 
@@ -23,6 +25,7 @@ ignored.
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from channels.db import database_sync_to_async
@@ -33,6 +36,9 @@ from games.board import may_watch
 from games.broadcast import presence_changed, table_group
 from games.models import Table
 from games.relay import relay, relay_needed
+
+# How long the board of a move waits for its mover's own pages (see table_changed).
+MOVER_DELAY_SECONDS = 0.25
 
 # Close codes in the 4000-4999 range left to applications by RFC 6455.
 NOT_LOGGED_IN = 4401
@@ -63,6 +69,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         self.viewer = live.Viewer.of(self.scope)
         self.shown = version  # the newest board this page has (its own page load, or ours)
+        self.later: set[asyncio.Task] = set()  # the boards of its user's own moves, delayed
         self.group = table_group(self.table_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
@@ -78,6 +85,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await database_sync_to_async(timing.note_back)(self.table_id, user)
 
     async def disconnect(self, code: int) -> None:
+        for task in getattr(self, "later", ()):
+            task.cancel()
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "relayed", False):
@@ -114,8 +123,25 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"table": self.table_id, "version": version})
 
     async def table_changed(self, event) -> None:
-        if event["version"] > self.shown:
-            await self._push(presence=False)
+        if event["version"] <= self.shown:
+            return
+        if event.get("by") == self.scope["user"].pk:
+            # The mover's page has this board as the answer to its move: the other pages'
+            # boards first (they take turns in this process). Theirs still comes, for the
+            # mover's other tabs, or should the answer be lost.
+            self._push_later(event["version"])
+            return
+        await self._push(presence=False)
+
+    def _push_later(self, version: int) -> None:
+        async def push() -> None:
+            await asyncio.sleep(MOVER_DELAY_SECONDS)
+            if version > self.shown:
+                await self._push(presence=False)
+
+        task = asyncio.create_task(push())
+        self.later.add(task)
+        task.add_done_callback(self.later.discard)
 
     async def table_presence(self, event) -> None:
         await self._push(presence=True)

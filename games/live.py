@@ -89,10 +89,11 @@ def board_for(viewer: Viewer, table_id: int) -> Pushed | None:
     """The viewer's board of the table as it is now, or None if they may no longer watch
     it (or it is gone)."""
     user = viewer.user
-    table = (
-        Table.objects.select_related("created_by", "current_hand__game").filter(pk=table_id).first()
-    )
-    if table is None or not may_watch(user, table):
+    try:
+        table = Table.objects.select_related("current_hand__game").get(pk=table_id)
+    except Table.DoesNotExist:
+        return None
+    if not may_watch(user, table):
         return None
     if table.current_hand_id is None or not viewer.has_csrf_cookie:
         return Pushed(table.version, None)

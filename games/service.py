@@ -205,7 +205,8 @@ def submit(
         # The pages of this version, and the next move, need not replay the hand.
         current = after if table.current_hand_id == hand.pk else _dealt(table)
         remember_state(table, current)
-    _after_commit(table.pk, version, bot_next and notify_bots, clock=table)
+    by = None if isinstance(actor, SeatAgent) else actor.pk
+    _after_commit(table.pk, version, bot_next and notify_bots, clock=table, by=by)
     return Outcome(version, True)
 
 
@@ -452,20 +453,26 @@ def _log(
 
 
 def _after_commit(
-    table_id: int, version: int, bot_next: bool, *, clock: Table | None = None
+    table_id: int,
+    version: int,
+    bot_next: bool,
+    *,
+    clock: Table | None = None,
+    by: int | None = None,
 ) -> None:
     """Once committed: tell the table's viewers, notify the human whose turn it is
     (games.notifications), and wake the bot whose turn it is.
 
     With ``clock`` (the table as saved): the bot waits BOT_DELAY_SECONDS at a live table
-    so that people can follow, and the expiry of ``clock.deadline`` is scheduled.
+    so that people can follow, and the expiry of ``clock.deadline`` is scheduled. ``by``:
+    the user who made the change, whose page gets the new board as its answer.
     """
     from games import notifications
     from games.broadcast import table_changed
     from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
     from games.timing import live_grace
 
-    transaction.on_commit(lambda: table_changed(table_id, version))
+    transaction.on_commit(lambda: table_changed(table_id, version, by=by))
     now = timezone.now()
     live = clock is not None and clock.pace == Pace.LIVE
     if not live:  # live tables get no turn notifications: not even the query deciding it

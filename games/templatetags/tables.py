@@ -1,5 +1,6 @@
 """Template filters of the table pages: names of presets and teams, times per move, and
-the parts of the board rendered once and kept (a card's face, the score sheet)."""
+the parts of the board rendered once and kept (a card's face, a seat's box, the score
+sheet)."""
 
 import functools
 
@@ -8,7 +9,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.board import Board, Card
+from games.board import Board, Card, SeatShown
 from games.forms import PRESET_LABELS
 from games.memo import Memo
 from games.models import TEAM_CHOICES
@@ -39,6 +40,29 @@ def board_history(board: Board) -> str:
         (board.history_key, get_language()),
         lambda: render_to_string("games/table.html#history", {"b": board}),
     )
+
+
+# The boxes of the seats around the board: (SeatShown.look, language) -> HTML.
+_seat_boxes = Memo(4096)
+
+
+@register.simple_tag(takes_context=True)
+def seat_box(context, seat: SeatShown) -> str:
+    """The ``seat_box`` partial of games/table.html, rendered once per look of a seat and
+    language: from one version to the next most seats look the same, and so do the bots
+    of many tables. The viewer's own seat taken by a stand-in holds a form with their
+    CSRF token: rendered each time."""
+
+    def render() -> str:
+        return render_to_string(
+            "games/table.html#seat_box",
+            {"seat": seat, "table": context["table"], "user": context.get("user")}
+            | {"csrf_token": context.get("csrf_token")},
+        )
+
+    if seat.is_me and seat.seat.stand_in:
+        return render()
+    return _seat_boxes.get_or_compute((seat.look, get_language()), render)
 
 
 @register.filter

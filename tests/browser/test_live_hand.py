@@ -150,6 +150,10 @@ def test_four_browsers_play_a_hand_live(table_pages):
         expect(player.page.locator('#score-sheet tr[data-hand="1"]')).to_be_visible()
         # One board per move reached every page, none was refetched, and nothing else
         # than these shapes of message ever travelled on the socket.
+        # (The mover's own page gets the board of its move a moment after the others.)
+        deadline = time.monotonic() + 2
+        while last not in player.heard_versions() and time.monotonic() < deadline:
+            player.page.wait_for_timeout(25)
         heard = player.heard_versions()
         assert set(range(last - moves + 1, last + 1)) <= heard, (player.letter, heard)
         assert player.board_fetches == 0, player.letter

@@ -582,7 +582,13 @@ def test_a_move_is_broadcast_to_the_tables_group(django_capture_on_commit_callba
 
     outcome, message = async_to_sync(scenario)()
 
-    assert message == {"type": "table.changed", "table": table.pk, "version": outcome.version}
+    west = seated_user(table, W)
+    assert message == {
+        "type": "table.changed",
+        "table": table.pk,
+        "version": outcome.version,
+        "by": west.pk,  # whose page has the board as its answer (games/consumers.py)
+    }
 
 
 # ---------------------------------------------------------------------------------------

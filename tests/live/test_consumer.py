@@ -26,7 +26,7 @@ from asgiref.sync import sync_to_async
 from django.urls import reverse
 
 from games import lobby, service
-from games.consumers import NOT_ALLOWED, NOT_LOGGED_IN
+from games.consumers import MOVER_DELAY_SECONDS, NOT_ALLOWED, NOT_LOGGED_IN
 from games.models import Table
 from games.service import ServiceError
 from tests.factories import fixed_deck, make_user, make_users, play_random_move, started_table
@@ -306,6 +306,25 @@ def test_after_a_move_every_viewer_gets_their_own_board_at_the_new_version(
             assert board.count('class="card') >= 8  # their hand, face up
         for board in pushed[4:]:
             assert "board-spectator" in board and 'id="my-hand"' not in board
+
+    run(scenario)
+
+
+def test_the_movers_own_page_gets_the_board_last(table, players):
+    """Their page has the new board as the answer to its move: the others' boards are
+    rendered first, theirs a moment later (for their other tabs, or a lost answer)."""
+    table.refresh_from_db()
+    mover, other = players[table.turn], players[(table.turn + 1) % 4]
+    headers = [socket_headers(mover), socket_headers(other)]
+
+    async def scenario(sockets):
+        mine, theirs = [await sockets.accepted(table.pk, h) for h in headers]
+        await drain(mine)
+        await drain(theirs)
+        outcome = await sync_to_async(random_move)(table)
+        assert board_of(await receive(theirs), outcome.version)
+        assert await mine.receive_nothing(timeout=MOVER_DELAY_SECONDS / 2)
+        assert board_of(await receive(mine), outcome.version)
 
     run(scenario)
 

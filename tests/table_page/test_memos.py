@@ -9,15 +9,18 @@ from ``view(state, seat)`` of its own viewer.
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
 from django.db import transaction
 
 from games import memo, service
+from games import rules as engine
 from games.models import Action, Table
 from games.selectors import hand_actions, table_state
 from tests.table_page.helpers import (
+    act,
     board_of,
     client_for,
     finish_hand,
@@ -81,6 +84,37 @@ def test_after_each_move_the_board_shows_the_new_version_not_a_kept_one(table, p
         # The same as a board built from nothing.
         memo.clear_all()
         assert board_html(client, table) == after
+
+
+@pytest.mark.parametrize("preset", ["annonces", "moderne"])
+def test_kept_seat_boxes_make_the_same_boards_as_fresh_ones_for_a_whole_game(
+    start, players, creator, committed, preset
+):
+    """A seat's box is kept by how it looks (games/board.py ``SeatShown.look``) and shared
+    by every board where a seat looks the same: for every viewer at every move of a game,
+    the board with the kept boxes is the one rendered from nothing. Across viewers too:
+    each player's boxes (their own "vous", the others' card backs) come before the
+    others' and the spectator's in the same memo."""
+    table = start(preset)
+    viewers = [client_for(user) for user in [*players, creator]]
+    rng = random.Random(7)
+    moves = 0
+    while table.status == Table.Status.PLAYING and moves < 60:
+        with committed():
+            action = rng.choice(engine.legal_actions(state_of(table)))
+            act(table, str(action))
+        table.refresh_from_db()
+        moves += 1
+        # With the boxes kept at the earlier moves, by any viewer ...
+        kept = [board_html(client, table) for client in viewers]
+        memo.clear_all()
+        fresh = [board_html(client, table) for client in viewers]
+        assert kept == fresh, f"move {moves}"
+        # ... keep those of this move, the spectator's first (committed: kept).
+        with committed():
+            for client in reversed(viewers):
+                board_html(client, table)
+    assert moves == 60 or table.status == Table.Status.FINISHED
 
 
 def test_the_kept_state_is_the_one_replayed_from_the_log(table, committed):
