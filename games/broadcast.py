@@ -50,7 +50,8 @@ def table_changed(table_id: int, version: int, *, by: int | None = None) -> None
 
 
 async def presence_changed(table_id: int) -> None:
-    """Someone came or went: the pages refetch their board to move the dots."""
+    """Someone came or went: each page gets its board again to move the dots (in the
+    lobby, it refetches)."""
     layer = get_channel_layer()
     if layer is None:
         return

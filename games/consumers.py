@@ -17,10 +17,10 @@ reach the pages through games/relay.py.
 Presence: each connection is counted per (table, user) in the cache (games/presence.py);
 when a user's first page connects or their last one closes, the group hears a
 ``table.presence`` event and each page gets its board again to move the dots, marked
-``"presence": true`` (in the lobby that mark alone: the page refetches). Any message from a page
-(its heartbeat, or a question after a doubt) renews its count and is answered with the
-current version alone; the page refetches if it is behind. A frame that is not JSON is
-ignored.
+``"presence": true`` (in the lobby that mark alone: the page refetches). Any message from
+a page (its heartbeat, or a question after a doubt) renews its count and is answered
+with the current version alone; the page refetches if it is behind. A frame that is not
+JSON is ignored.
 """
 
 from __future__ import annotations

@@ -119,7 +119,8 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 def table_board_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The board alone, as the page refetches it when the table's version moves."""
+    """The board alone: what the page refetches when its socket says a version without
+    the board (after a reconnect, say), and the "Donne suivante" link."""
     table = _watchable_table(request, table_id)
     if table.current_hand_id is None:
         raise Http404
