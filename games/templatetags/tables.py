@@ -56,8 +56,12 @@ def seat_box(context, seat: SeatShown) -> str:
     def render() -> str:
         return render_to_string(
             "games/table.html#seat_box",
-            {"seat": seat, "table": context["table"], "user": context.get("user")}
-            | {"csrf_token": context.get("csrf_token")},
+            {
+                "seat": seat,
+                "table": context["table"],
+                "user": context.get("user"),
+                "csrf_token": context.get("csrf_token"),
+            },
         )
 
     if seat.is_me and seat.seat.stand_in:
