@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def database_url() -> str:
     """The URL of the test database, for another process (dj-database-url)."""
     db = connection.settings_dict
-    if db["ENGINE"] == "django.db.backends.sqlite3":
+    if connection.vendor == "sqlite":
         assert not connection.is_in_memory_db(), "another process cannot open it"
         return f"sqlite:///{db['NAME']}"
     if db["ENGINE"] == "django.db.backends.postgresql":

@@ -81,7 +81,9 @@ TEMPLATES = [
 
 # Database: SQLite by default. WAL lets readers go on while one connection writes, and
 # IMMEDIATE transactions take the write lock up front, so concurrent writers wait for
-# each other (busy timeout) instead of failing half-way with "database is locked".
+# each other (busy timeout) instead of failing half-way with "database is locked". Django's
+# backend, but for the wait: belote_site/sqlite retries every fraction of a millisecond.
+SQLITE_ENGINE = "belote_site.sqlite"
 SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     "transaction_mode": "IMMEDIATE",
@@ -98,6 +100,7 @@ def database_from_env() -> dict:
         conn_health_checks=True,
     )
     if config["ENGINE"] == "django.db.backends.sqlite3":
+        config["ENGINE"] = SQLITE_ENGINE
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
     # Kept from one request to the next by the request threads that Daphne's handler keeps
     # (belote_site/handlers.py, at most ASGI_REQUEST_THREADS of them at work): a new SQLite

@@ -30,7 +30,7 @@ CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"
 # (tests/browser/test_live_hand.py) serves it from a Daphne subprocess, which must open the
 # same database. One file per test run, on /dev/shm when there is one (a memory file
 # system: as fast as the in-memory database); pytest-django creates and removes it.
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+if DATABASES["default"]["ENGINE"] == SQLITE_ENGINE:
     _folder = Path("/dev/shm") if Path("/dev/shm").is_dir() else Path(tempfile.gettempdir())
     DATABASES["default"]["TEST"] = {"NAME": str(_folder / f"belote-test-{os.getpid()}.sqlite3")}
 
