@@ -490,6 +490,12 @@ class Board:
     deadline: Any = None
     history_key: tuple = ()  # what the sheet and the previous games depend on
 
+    def hide_summary(self, closed_hand: int | None) -> None:
+        """The viewer closed the summary of hand ``closed_hand`` ("Donne suivante", saved
+        in their session under ``SUMMARY_SEEN``): it shows no more."""
+        if self.summary is not None and self.summary.hand.pk == closed_hand:
+            self.summary = None
+
     @property
     def is_spectator(self) -> bool:
         return self.my_position is None
@@ -592,12 +598,10 @@ def _history_key(table: Table) -> tuple:
     return (table.pk, table.created_at, hand_row.pk, hand_row.dealer, hand_row.deck, table.status)
 
 
-def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Board:
-    """The board of a started table as ``user`` may see it (a spectator if not seated).
-
-    ``dismissed_hand`` is the id of a finished hand whose summary the viewer closed
-    ("Donne suivante").
-    """
+def table_board(table: Table, user) -> Board:
+    """The board of a started table as ``user`` may see it (a spectator if not seated),
+    with the summary of the previous hand during the bidding (``Board.hide_summary`` once
+    the viewer closed it)."""
     seats = table_seats(table)
     mine = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     my_position = mine.position if mine is not None else None
@@ -670,8 +674,7 @@ def table_board(table: Table, user, *, dismissed_hand: int | None = None) -> Boa
     summary = None
     if view["phase"] == engine.BIDDING and hand_row.number > 1:
         previous = next((r for r in finished_hands if r.number == hand_row.number - 1), None)
-        if previous is not None and previous.hand.pk != dismissed_hand:
-            summary = previous
+        summary = previous
     final = None
     my_result = None
     finished = table.status == Table.Status.FINISHED

@@ -101,9 +101,8 @@ def board_for(viewer: Viewer, table_id: int) -> Pushed | None:
         board = table_board(table, user)
         # The summary of the last hand shows until the viewer closes it: their session
         # says which they closed, read only when there is one to show.
-        summary = board.summary
-        if summary and summary.hand.pk == dismissed_hand(viewer.session_key, table.pk):
-            board.summary = None
+        if board.summary is not None:
+            board.hide_summary(dismissed_hand(viewer.session_key, table.pk))
         context = {
             "table": table,
             "board": board,

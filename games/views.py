@@ -556,8 +556,9 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "board": None,
     }
     if table.current_hand_id is not None:
-        seen = request.session.get(SUMMARY_SEEN.format(table.pk))
-        context["board"] = table_board(table, user, dismissed_hand=seen)
+        board = table_board(table, user)
+        board.hide_summary(request.session.get(SUMMARY_SEEN.format(table.pk)))
+        context["board"] = board
     if is_creator and (in_lobby or table.allow_spectators):
         # In the lobby the link invites players; once started, spectators (if allowed).
         context["invite_url"] = request.build_absolute_uri(
