@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -144,13 +145,16 @@ def measure(games: int, seed: int) -> None:
 
 
 def postgres_reachable() -> str:
-    """Empty when PostgreSQL answers at POSTGRES_URL, else why not."""
+    """Empty when the PostgreSQL server of POSTGRES_URL answers, else why not. Asked on
+    its maintenance database ``postgres``: the bench needs the server, where Django
+    creates its throwaway database, not the database ``belote`` itself."""
     try:
         import psycopg
     except ImportError:
         return "psycopg is not installed"
+    server = urlsplit(POSTGRES_URL)._replace(path="/postgres").geturl()
     try:
-        psycopg.connect(POSTGRES_URL, connect_timeout=3).close()
+        psycopg.connect(server, connect_timeout=3).close()
     except psycopg.Error as error:
         return str(error).strip().splitlines()[0]
     return ""
