@@ -283,6 +283,7 @@ class Page:
         self.fetches = 0
         self.pushes = 0  # boards the socket brought, swapped in without a refetch
         self.pushed: tuple[int, str] | None = None
+        self.told = 0  # the newest version the server knows this page has
         self.heard_at: dict[int, float] = {}  # when the socket told each version
         self.failure = ""  # why this page stopped following the table, if it did
         self.tasks: list[asyncio.Task] = []
@@ -334,6 +335,7 @@ class Page:
             raise RuntimeError(f"GET {self.board_url}: {status}")
         self.fetches += 1
         self._show(body.decode())
+        await self.tell_shown()
 
     async def _listen(self) -> None:
         while (message := await self.socket.receive()) is not None:
@@ -342,6 +344,7 @@ class Page:
                 self.heard_at.setdefault(message["version"], time.perf_counter())
                 if isinstance(message.get("html"), str):
                     self.pushed = (message["version"], message["html"])
+                    self.told = max(self.told, message["version"])
             if message.get("presence"):
                 self.presence_moved = True
             self.wake.set()
@@ -386,8 +389,16 @@ class Page:
             self.pending -= 1
         if status in (200, 409, 422):
             self._show(body.decode())
+            await self.tell_shown()
         self.wake.set()  # what the socket said meanwhile
         return status
+
+    async def tell_shown(self) -> None:
+        """As the page does after a board the socket did not bring: the socket need not
+        render that version for it."""
+        if self.shown > self.told and self.socket is not None:
+            self.told = self.shown
+            await self.socket.send({"shown": self.shown})
 
     def close(self) -> None:
         for task in self.tasks:

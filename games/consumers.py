@@ -14,6 +14,9 @@ the new board already, as the answer to its POST.
 With the in-memory layer of the embedded default, the moves of the task worker's process
 reach the pages through games/relay.py.
 
+A page that swapped in the answer to its own move says so (``{"shown": version}``): the
+delayed board of that version is then not rendered at all.
+
 Presence: each connection is counted per (table, user) in the cache (games/presence.py);
 when a user's first page connects or their last one closes, the group hears a
 ``table.presence`` event and each page gets its board again to move the dots, marked
@@ -112,8 +115,15 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.receive_json(content, **kwargs)
 
     async def receive_json(self, content, **kwargs) -> None:
-        # The only thing a client may ask is where the table is now (after a doubt, or
-        # as its heartbeat, which keeps its presence alive).
+        shown = content.get("shown") if isinstance(content, dict) else None
+        if type(shown) is int:
+            # The page tells the version it shows now, its own move's answer: the board of
+            # that version need not come (a page that says more than it has only misses
+            # its own boards). Nothing to answer, nothing read.
+            self.shown = max(self.shown, shown)
+            return
+        # Otherwise a client may only ask where the table is now (after a doubt, or as
+        # its heartbeat, which keeps its presence alive).
         version = await _version_if_visible(self.scope["user"], self.table_id)
         if version is None:
             await self.close(code=NOT_ALLOWED)

@@ -411,6 +411,17 @@ class Action(models.Model):
     def __str__(self) -> str:
         return f"#{self.seq} {self.payload.get('action', self.kind)}"
 
+    def save(self, *args, **kwargs) -> None:
+        """Written once (games.service ``_log``), never changed: the hands are replayed
+        from this log. Deleting a user still clears ``actor`` (a query, not this), and
+        deleting a table still takes its log with it."""
+        if not self._state.adding:
+            raise ValueError("the action log is append-only: an action is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("the action log is append-only: an action goes with its table only")
+
 
 # ---------------------------------------------------------------------------------------
 # Notifications (written by games.notifications, never by the game service)

@@ -246,6 +246,7 @@
   var heard = 0; // the highest version the socket told
   var presenceMoved = false; // someone came or went since the last refetch
   var pushed = null; // the newest board the socket brought and not yet swapped in
+  var told = 0; // the newest board version the server knows this page has
   var pending = 0; // the user's own htmx requests in flight (a move, a lobby form)
   var openDetails = {};
 
@@ -350,12 +351,22 @@
       heard = Math.max(heard, data.version);
       if (typeof data.html === "string") {
         pushed = { version: data.version, html: data.html };
+        told = Math.max(told, data.version);
       }
     }
     if (data.presence) {
       presenceMoved = true;
     }
     refresh();
+  }
+
+  // The page shows a board the socket did not bring (the answer to its own move, a
+  // refetch): say so, and the socket need not render that version for it again.
+  function tellShown(version) {
+    if (version > told && socket && socket.readyState === WebSocket.OPEN) {
+      told = version;
+      socket.send(JSON.stringify({ shown: version }));
+    }
   }
 
   function askVersion() {
@@ -469,6 +480,7 @@
       }
       var board = element.id === "board" ? element : element.querySelector("#board");
       if (board && board !== document.body) {
+        tellShown(Number(board.dataset.version));
         announce(board);
         if (focusInBoard) {
           focusInBoard = false;

@@ -82,7 +82,8 @@ def test_verify_names_a_table_whose_game_score_was_changed(played_tables):
 
 def test_verify_names_a_table_whose_log_has_a_gap(played_tables):
     table = played_tables[0]
-    table.actions.get(seq=table.version // 2).delete()
+    # As a hand in the database would (the model refuses to delete one action).
+    table.actions.filter(seq=table.version // 2).delete()
 
     assert f"action log is not 1..{table.version} without gaps" in verify_fails(table)
 

@@ -64,3 +64,31 @@ def test_a_table_status_must_be_known():
     table = make_table()
 
     refused(lambda: Table.objects.filter(pk=table.pk).update(status="paused"))
+
+
+def test_an_action_is_never_changed_nor_deleted_alone():
+    """The hands are replayed from the log: an action written stays as it was."""
+    table = started_table()
+    action = table.actions.get()
+    before = (action.kind, action.payload)
+
+    action.kind = "forged"
+    with pytest.raises(ValueError, match="append-only"):
+        action.save()
+    with pytest.raises(ValueError, match="append-only"):
+        action.delete()
+
+    stored = Action.objects.get(pk=action.pk)
+    assert (stored.kind, stored.payload) == before
+
+
+def test_the_log_goes_with_its_table_and_forgets_a_deleted_player():
+    table = started_table()
+    player = table.seats.get(position=0).user
+    Action.objects.create(table=table, seq=99, source="player", kind="x", actor=player)
+
+    player.delete()
+    assert Action.objects.get(table=table, seq=99).actor is None
+
+    table.delete()
+    assert not Action.objects.filter(table_id=table.pk).exists()

@@ -329,6 +329,29 @@ def test_the_movers_own_page_gets_the_board_last(table, players):
     run(scenario)
 
 
+def test_a_page_that_says_it_shows_its_moves_answer_gets_no_board_of_it(table, players):
+    """The mover's page swapped in the answer to its move and says so: the socket renders
+    nothing for that version, and boards of the next moves come as before."""
+    table.refresh_from_db()
+    mover = players[table.turn]
+    headers = [socket_headers(mover), socket_headers(mover)]  # two tabs of the mover
+
+    async def scenario(sockets):
+        page, other_tab = [await sockets.accepted(table.pk, h) for h in headers]
+        await drain(page)
+        await drain(other_tab)
+        outcome = await sync_to_async(random_move)(table)
+        await page.send_json_to({"shown": outcome.version})
+        # Its other tab said nothing: it still gets the board, a moment later.
+        assert board_of(await receive(other_tab), outcome.version)
+        assert await page.receive_nothing(timeout=MOVER_DELAY_SECONDS * 2)
+        # Not a heartbeat either: no version comes back, and the next move is pushed.
+        following = await sync_to_async(random_move)(table)
+        assert board_of(await receive(page), following.version)
+
+    run(scenario)
+
+
 def test_the_forms_of_a_pushed_board_carry_a_token_of_the_pages_csrf_cookie(table, players):
     """A move made from a pushed board passes the CSRF check, as from a fetched one."""
     clients = [logged_in_client(user) for user in players]
