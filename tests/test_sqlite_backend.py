@@ -57,8 +57,20 @@ def test_a_transaction_waits_for_the_other_writer_then_commits():
     assert busy_timeout() == 5000  # SQLite's own wait again for autocommit statements
 
 
-def test_a_lock_held_past_the_timeout_fails_as_locked_with_nothing_written(monkeypatch):
-    monkeypatch.setitem(connection.settings_dict["OPTIONS"], "timeout", 0.1)
+@pytest.fixture
+def short_timeout():
+    """A busy timeout of 0.1 s for this test's connection; the next test opens a new one
+    with the settings' timeout."""
+    options = connection.settings_dict["OPTIONS"]
+    before = options.copy()
+    options["timeout"] = 0.1
+    yield
+    options.clear()
+    options.update(before)
+    connection.close()
+
+
+def test_a_lock_held_past_the_timeout_fails_as_locked_with_nothing_written(short_timeout):
     refused = pytest.raises(OperationalError, match="database is locked")
     with another_writer(), refused, transaction.atomic():
         User.objects.create_user(username="refused", email="refused@example.org")
