@@ -162,11 +162,24 @@ class TableAdmin(admin.ModelAdmin):
     inlines = [SeatInline, InvitationInline, GameInline]
     actions = ["abandon"]
 
+    # What a table in play keeps: its rules are part of its history, and so is what a
+    # timeout costs (the seats' timeouts are already counted against it); its pace and
+    # time per move made the deadline of the turn under way (changed here, the deadline
+    # would not follow); bots fill its seats only at the start.
+    FIXED_ONCE_STARTED = [
+        "preset",
+        "options",
+        "timeout_policy",
+        "forfeit_after",
+        "pace",
+        "move_seconds",
+        "fill_with_bots",
+        "bot_level",
+    ]
+
     def get_readonly_fields(self, request, obj=None):
-        # The rules of a table in play are part of its history, and so is what a timeout
-        # costs (the seats' timeouts are already counted against it).
         if obj is not None and obj.status != Table.Status.LOBBY:
-            return [*self.readonly_fields, "preset", "options", "timeout_policy", "forfeit_after"]
+            return [*self.readonly_fields, *self.FIXED_ONCE_STARTED]
         return self.readonly_fields
 
     @admin.display(description=_("à savoir"))

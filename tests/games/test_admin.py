@@ -89,6 +89,21 @@ def test_the_rules_of_a_table_in_play_are_read_only(admin_client, table):
     assert 'name="preset"' not in page.text
 
 
+def test_the_pace_of_a_table_in_play_is_read_only(admin_client, table):
+    """Its time per move made the deadline of the turn under way: changed in the admin,
+    the deadline would not follow. Posted anyway, it changes nothing."""
+    page = admin_client.get(url(Table, "change", table.pk))
+    for name in ("pace", "move_seconds", "fill_with_bots", "bot_level"):
+        assert f'name="{name}"' not in page.text
+    before = Table.objects.values("pace", "move_seconds", "deadline").get(pk=table.pk)
+
+    data = posted_form(page, pace="async", move_seconds="86400")
+    response = admin_client.post(url(Table, "change", table.pk), data)
+
+    assert response.status_code == 302, response.context["errors"]
+    assert Table.objects.values("pace", "move_seconds", "deadline").get(pk=table.pk) == before
+
+
 # ---------------------------------------------------------------------------------------
 # A table's status and seats: the service's once the table has left the lobby
 
