@@ -673,8 +673,7 @@ def table_board(table: Table, user) -> Board:
     finished_hands, previous_games = _game_history(table)
     summary = None
     if view["phase"] == engine.BIDDING and hand_row.number > 1:
-        previous = next((r for r in finished_hands if r.number == hand_row.number - 1), None)
-        summary = previous
+        summary = next((r for r in finished_hands if r.number == hand_row.number - 1), None)
     final = None
     my_result = None
     finished = table.status == Table.Status.FINISHED
