@@ -20,10 +20,8 @@ Run it as ``python bench/lock_bench.py [--writes N] [--bot-tables N]``.
 from __future__ import annotations
 
 import argparse
-import heapq
 import os
 import platform
-import random
 import signal
 import subprocess
 import sys
@@ -56,29 +54,13 @@ def setup_django(engine: str | None = None) -> None:
 
 
 def run_writer(args) -> int:
-    """Play a bot move at each of ``--tables`` once a second until stopped."""
+    """Play the bots of ``--tables`` as live_bench.py's bot processes do, a move per table
+    every second, on the backend ``--engine``."""
     setup_django(args.engine)
-    from django.db import OperationalError, close_old_connections
+    from live_bench import run_bots  # this script's folder is on sys.path
 
-    from games import service
-    from games.models import Table
-
-    stopping = []
-    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
-    rng = random.Random(args.seed)
-    now = time.monotonic()
-    due = [(now + rng.uniform(0, 1), int(n)) for n in args.tables.split(",")]
-    heapq.heapify(due)
-    while not stopping and due:
-        when, table_id = heapq.heappop(due)
-        time.sleep(max(0.0, when - time.monotonic()))
-        try:
-            version = Table.objects.values_list("version", flat=True).get(pk=table_id)
-            service.play_bot_move(table_id, version, notify_bots=False)
-        except OperationalError:
-            close_old_connections()
-        heapq.heappush(due, (when + 1.0, table_id))
-    return 0
+    args.bot_interval = 1.0
+    return run_bots(args)
 
 
 def prepare(bot_tables: int) -> tuple[int, list[int]]:
@@ -133,6 +115,7 @@ def run_timed(args) -> int:
             [sys.executable, __file__, "--role", "writer", "--engine", args.engine]
             + ["--tables", ",".join(bots[number::WRITERS]), "--seed", str(number)],
             env=env,
+            stdout=subprocess.DEVNULL,  # the writer's own summary: not this bench's figures
         )
         for number in range(WRITERS)
     ]
