@@ -12,7 +12,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.tasks import task
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
 
@@ -24,6 +23,7 @@ from accounts.models import (
     RequestStatus,
     User,
 )
+from belote_site.emails import render_email
 
 INVITATION = "invitation"
 REQUEST = "request"
@@ -82,9 +82,7 @@ def _send(users: list[User], template: str, context: dict) -> int:
             continue
         with translation.override(user.language):
             context = {**context, "user": user}
-            subject = render_to_string(f"{template}_subject.txt", context).strip()
-            text = render_to_string(f"{template}.txt", context)
-            html = render_to_string(f"{template}.html", context)
+            subject, text, html = render_email(template, context)
         message = EmailMultiAlternatives(subject=subject, body=text, to=[user.email])
         message.attach_alternative(html, "text/html")
         message.send()

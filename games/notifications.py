@@ -37,13 +37,13 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.tasks import task
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.models import Notify, User
 from accounts.unsubscribe import unsubscribe_url
+from belote_site.emails import render_email
 from games import presence
 from games.clock import vacation_end
 from games.models import (
@@ -361,9 +361,7 @@ def _email(user, template: str, context: dict) -> EmailMultiAlternatives:
     unsubscribe = unsubscribe_url(user)
     context = {**context, "user": user, "unsubscribe_url": unsubscribe}
     with translation.override(user.language):
-        subject = render_to_string(f"{template}_subject.txt", context).strip()
-        text = render_to_string(f"{template}.txt", context)
-        html = render_to_string(f"{template}.html", context)
+        subject, text, html = render_email(template, context)
     message = EmailMultiAlternatives(
         subject=subject,
         body=text,

@@ -10,6 +10,7 @@ from django_tasks_db.models import DBTaskResult
 from accounts import clubs
 from accounts.club_mail import club_mail_task, send_invitation_email, send_request_email
 from accounts.models import Notify
+from tests.clubs.helpers import make_club
 from tests.factories import make_user
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +69,42 @@ def test_a_refused_invitation_enqueues_nothing(club, member, django_capture_on_c
         clubs.invite(club=club, by=member, username="ines")
 
     assert not DBTaskResult.objects.exists()
+
+
+NAME = "<b>L'Étoile</b> & Cie"  # what HTML escaping would show as &lt;, &#x27; and &amp;
+
+
+def test_a_subject_is_plain_text_and_the_html_part_escapes(organiser):
+    club = make_club(NAME, owners=[organiser])
+    make_user("ines")
+    invitation = clubs.invite(club=club, by=organiser, username="ines")
+
+    send_invitation_email(invitation.pk)
+
+    [message] = mail.outbox
+    assert message.subject == f"[Belote] Invitation au club {NAME}"
+    assert f"le club {NAME}." in message.body
+    [(html, _)] = message.alternatives
+    assert "&lt;b&gt;L&#x27;Étoile&lt;/b&gt; &amp; Cie" in html
+    assert "<b>L'" not in html
+
+
+def test_a_join_request_subject_is_plain_text_in_english_too(organiser, outsider):
+    club = make_club(NAME, owners=[organiser])
+    organiser.language = "en"
+    organiser.save()
+    join_request = clubs.request_to_join(club=club, by=outsider, message="")
+
+    send_request_email(join_request.pk)
+
+    [message] = mail.outbox
+    assert message.subject == f"[Belote] Membership request for the club {NAME}"
+
+
+def test_a_line_break_in_a_name_leaves_the_subject_on_one_line(organiser):
+    club = make_club("Les\nAtouts\r\n", owners=[organiser])
+    make_user("ines")
+
+    send_invitation_email(clubs.invite(club=club, by=organiser, username="ines").pk)
+
+    assert mail.outbox[0].subject == "[Belote] Invitation au club Les Atouts"
