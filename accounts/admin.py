@@ -16,12 +16,14 @@ from __future__ import annotations
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 
 from accounts import clubs, vacations
+from accounts.forms import DisplayNameMixin
 from accounts.models import (
     Club,
     ClubInvitation,
@@ -34,8 +36,13 @@ from accounts.models import (
 )
 
 
+class UserForm(DisplayNameMixin, UserChangeForm):
+    pass
+
+
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
+    form = UserForm
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
         (_("Belote"), {"fields": ("display_name", "language", "notify")}),

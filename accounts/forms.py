@@ -1,33 +1,33 @@
 """Forms of the accounts pages that allauth does not provide."""
 
 from django import forms
-from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import User
+from accounts.models import User, name_taken
+from accounts.names import tidy
+
+NAME_TAKEN = _("Ce nom est déjà celui d'un autre joueur.")
 
 
-class ProfileForm(forms.ModelForm):
+class DisplayNameMixin:
+    """The display name's rule, in the profile and in the admin."""
+
+    def clean_display_name(self) -> str:
+        """A display name is shown where a username would be (seats, invitations, the
+        dashboard): it may not be another player's username or display name, compared
+        once normalised (accounts/names.py: case, width, spaces), or anyone could sit down
+        as someone else. Invisible and control characters are refused by the field."""
+        name = tidy(self.cleaned_data["display_name"])
+        if name and name_taken(name, by=self.instance):
+            raise forms.ValidationError(NAME_TAKEN)
+        return name
+
+
+class ProfileForm(DisplayNameMixin, forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name", "language", "notify"]
         widgets = {"notify": forms.RadioSelect}
-
-    def clean_display_name(self) -> str:
-        """A display name is shown where a username would be (seats, invitations, the
-        dashboard): it may not be another player's username or display name, whatever the
-        case, or anyone could sit down as someone else."""
-        name = " ".join(self.cleaned_data["display_name"].split())
-        if not name:
-            return name
-        taken = (
-            User.objects.filter(Q(username__iexact=name) | Q(display_name__iexact=name))
-            .exclude(pk=self.instance.pk)
-            .exists()
-        )
-        if taken:
-            raise forms.ValidationError(_("Ce nom est déjà celui d'un autre joueur."))
-        return name
 
 
 class VacationForm(forms.Form):

@@ -6,6 +6,8 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from accounts.names import KEY_MAX_LENGTH, name_key, tidy, validate_name
+
 
 class Notify(models.TextChoices):
     """When to email a player that it is their turn at a table."""
@@ -22,6 +24,16 @@ class User(AbstractUser):
         max_length=60,
         blank=True,
         help_text=_("Nom montré aux autres joueurs ; le nom d'utilisateur sinon."),
+        validators=[validate_name],
+    )
+    # The names as compared (accounts/names.py), kept by save(): no two display names
+    # share a key; a display name may not take another player's username either (the
+    # forms check it against username_key).
+    display_key = models.CharField(
+        max_length=KEY_MAX_LENGTH, blank=True, default="", editable=False
+    )
+    username_key = models.CharField(
+        max_length=KEY_MAX_LENGTH, blank=True, default="", editable=False, db_index=True
     )
     language = models.CharField(
         _("langue"),
@@ -38,8 +50,38 @@ class User(AbstractUser):
         help_text=_("Quand vous prévenir par e-mail que c'est à vous de jouer."),
     )
 
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            models.UniqueConstraint(
+                fields=["display_key"],
+                condition=~models.Q(display_key=""),
+                name="user_display_name_unique",
+            ),
+        ]
+
     def __str__(self) -> str:
         return user_display(self)
+
+    def save(self, *args, **kwargs) -> None:
+        self.display_name = tidy(self.display_name)
+        self.display_key = name_key(self.display_name)
+        self.username_key = name_key(self.username or "")
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None:
+            keys = {"display_name": "display_key", "username": "username_key"}
+            kwargs["update_fields"] = {
+                *update_fields,
+                *(key for field, key in keys.items() if field in update_fields),
+            }
+        super().save(*args, **kwargs)
+
+
+def name_taken(name: str, *, by=None) -> bool:
+    """Whether ``name`` is, once normalised, another player's username or display name
+    than ``by``'s (accounts/names.py)."""
+    key = name_key(name)
+    others = User.objects.exclude(pk=by.pk) if by is not None and by.pk else User.objects.all()
+    return others.filter(models.Q(username_key=key) | models.Q(display_key=key)).exists()
 
 
 def user_display(user: User) -> str:

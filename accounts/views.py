@@ -6,6 +6,7 @@ Sign-up, login, logout, email and password pages are allauth's (under /comptes/)
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone, translation
@@ -14,7 +15,7 @@ from django.views import i18n
 from django.views.decorators.http import require_POST
 
 from accounts import vacations
-from accounts.forms import ProfileForm, VacationForm
+from accounts.forms import NAME_TAKEN, ProfileForm, VacationForm
 from accounts.models import Rating
 
 
@@ -23,11 +24,17 @@ def profile(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else None
     form = ProfileForm(data, instance=request.user)
     if form.is_valid():
-        user = form.save()
-        # Say it in the language the next page will be in.
-        translation.activate(user.language)
-        messages.success(request, _("Votre profil est enregistré."))
-        return redirect("profile")
+        try:
+            with transaction.atomic():
+                user = form.save()
+        except IntegrityError:  # the same name saved by another player a moment ago
+            request.user.refresh_from_db()
+            form.add_error("display_name", NAME_TAKEN)
+        else:
+            # Say it in the language the next page will be in.
+            translation.activate(user.language)
+            messages.success(request, _("Votre profil est enregistré."))
+            return redirect("profile")
     status = 422 if form.is_bound else 200
     return render(request, "accounts/profile.html", _profile_context(request, form), status=status)
 
