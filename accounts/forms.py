@@ -1,8 +1,13 @@
 """Forms of the accounts pages that allauth does not provide."""
 
+import datetime
+
 from django import forms
+from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from accounts import vacations
 from accounts.models import User, name_taken
 from accounts.names import tidy
 
@@ -31,5 +36,25 @@ class ProfileForm(DisplayNameMixin, forms.ModelForm):
 
 
 class VacationForm(forms.Form):
+    """The dates of a new absence, within the bounds of ``vacations.check_dates``, which
+    the browser's date pickers are told too."""
+
     start = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
     end = forms.DateField(label=_("Au (inclus)"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        today = timezone.localdate()
+        last_start = today + datetime.timedelta(days=settings.VACATION_MAX_AHEAD_DAYS)
+        last_end = last_start + datetime.timedelta(days=settings.VACATION_DAYS_PER_YEAR - 1)
+        for name, last in (("start", last_start), ("end", last_end)):
+            self.fields[name].widget.attrs.update(min=today.isoformat(), max=last.isoformat())
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if data.get("start") and data.get("end"):
+            try:
+                vacations.check_dates(data["start"], data["end"])
+            except vacations.VacationError as refused:
+                raise forms.ValidationError(refused.message) from refused
+        return data

@@ -1,7 +1,10 @@
 """Declaring, cancelling and deleting an absence (``Vacation``): at most
-VACATION_DAYS_PER_YEAR days per calendar year. Each change moves the deadlines of the
-player's turns (the clocks stand still during an absence, games/timing.py), in the same
-transaction, one change of a player's absences at a time.
+VACATION_DAYS_PER_YEAR days per calendar year, one absence at most that many days long,
+starting at most VACATION_MAX_AHEAD_DAYS from today (``check_dates``, which the form
+applies too). Each change moves the deadlines of the player's turns (the clocks stand
+still during an absence, games/timing.py), in the same transaction, one change of a
+player's absences at a time. The clock (games/clock.py) reads any stored row within the
+same bounds, so a row written some other way stops no clock for longer.
 
 Time an absence has already paused stays paused whatever becomes of it: cancelling one
 under way, or deleting one in the admin, never hands back a deadline already passed (the
@@ -37,11 +40,26 @@ def days_left(user, year: int) -> int:
     return max(0, settings.VACATION_DAYS_PER_YEAR - used)
 
 
-def declare_vacation(*, user, start: datetime.date, end: datetime.date) -> Vacation:
+def check_dates(start: datetime.date, end: datetime.date) -> None:
+    """Refuse the dates of a new absence that the rules do not allow."""
+    today = timezone.localdate()
     if end < start:
         raise VacationError(_("La fin de l'absence doit suivre son début."))
-    if start < timezone.localdate():
+    if start < today:
         raise VacationError(_("Une absence ne peut pas commencer dans le passé."))
+    ahead = settings.VACATION_MAX_AHEAD_DAYS
+    if (start - today).days > ahead:
+        raise VacationError(
+            _("Une absence ne peut pas commencer plus de %(days)s jours à l'avance.")
+            % {"days": ahead}
+        )
+    longest = settings.VACATION_DAYS_PER_YEAR
+    if (end - start).days + 1 > longest:
+        raise VacationError(_("Une absence dure au plus %(days)s jours.") % {"days": longest})
+
+
+def declare_vacation(*, user, start: datetime.date, end: datetime.date) -> Vacation:
+    check_dates(start, end)
     with transaction.atomic():
         _lock(user)  # one change of the user's absences at a time
         if user.vacations.filter(start__lte=end, end__gte=start).exists():

@@ -8,6 +8,13 @@ games.service stores the result in ``Table.deadline``.
 A vacation is whole days, so a cancelled one cannot say that it ended at 15:12: the time
 it paused today is passed as an extra ``paused`` window (accounts/vacations.py), and
 games.timing keeps that time in the stored deadline when the vacations change again.
+
+Whatever rows are stored, the arithmetic stays within what datetime can count (up to the
+year 9999) and a vacation stops a clock no longer than the service lets one last:
+``vacation_window`` reads each row as at most VACATION_DAYS_PER_YEAR days, between
+FIRST_DAY and LAST_DAY, and ``clock_deadline`` pauses overlapping windows once. A row
+written past the form and the service (the far future, year 9999) can therefore neither
+crash another player's move, the worker or the sweep, nor freeze a table for good.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
@@ -25,9 +33,21 @@ def _midnight(day: datetime.date) -> datetime.datetime:
     return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
 
 
+# The days the clock reads a stored vacation within: far enough from datetime's limits
+# that a window, a turn's time and the pauses added to it cannot overflow.
+FIRST_DAY = datetime.date(1900, 1, 1)
+LAST_DAY = datetime.date(9000, 1, 1)
+
+
 def vacation_window(start: datetime.date, end: datetime.date) -> tuple:
-    """The instants a vacation from ``start`` to ``end`` (both days included) covers."""
-    return _midnight(start), _midnight(end + datetime.timedelta(days=1))
+    """The instants a vacation from ``start`` to ``end`` (both days included) covers, read
+    within the bounds above and at most VACATION_DAYS_PER_YEAR days long."""
+    first = min(max(start, FIRST_DAY), LAST_DAY).toordinal()
+    longest = max(1, settings.VACATION_DAYS_PER_YEAR)
+    last = max(first, min(end.toordinal(), first + longest - 1, LAST_DAY.toordinal()))
+    return _midnight(datetime.date.fromordinal(first)), _midnight(
+        datetime.date.fromordinal(last + 1)
+    )
 
 
 def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:
@@ -53,14 +73,18 @@ def clock_deadline(
     user_id: int, start: datetime.datetime, seconds: float, *, paused: Sequence[tuple] = ()
 ) -> datetime.datetime:
     """``start`` plus ``seconds`` of the user's clock, which stops during their vacations
-    and during the ``paused`` (begin, end) windows, which must not overlap them."""
+    and during the ``paused`` (begin, end) windows. Time covered by several windows (rows
+    that overlap, written past the service) is paused once."""
     deadline = start + datetime.timedelta(seconds=seconds)
     windows = sorted([*vacation_windows(user_id, start), *paused])
+    covered = start  # the clock is stopped until here already
     for begin, end in windows:
+        begin = max(begin, covered)
         if begin >= deadline:
             break
-        if end > start:
-            deadline += end - max(begin, start)
+        if end > begin:
+            deadline += end - begin
+            covered = end
     return deadline
 
 

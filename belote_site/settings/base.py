@@ -255,11 +255,13 @@ LOGGING = {
 # table so that people can follow; a live player gone for LIVE_GRACE_SECONDS (at most half
 # the time per move) on their turn is replaced by a bot; the sweep runs every
 # SWEEP_SECONDS and plays a bot turn left BOT_STALL_SECONDS without a move; a player may
-# declare VACATION_DAYS_PER_YEAR days off.
+# declare VACATION_DAYS_PER_YEAR days off a year, an absence at most that long, starting
+# at most VACATION_MAX_AHEAD_DAYS from today.
 BOT_DELAY_SECONDS = 1
 LIVE_GRACE_SECONDS = 60
 SWEEP_SECONDS = 60
 BOT_STALL_SECONDS = 10
 VACATION_DAYS_PER_YEAR = 30
+VACATION_MAX_AHEAD_DAYS = 365
 # The sweep queues the daily digest of turn emails once this hour (TIME_ZONE) has passed.
 DIGEST_HOUR = 8
