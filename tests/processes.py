@@ -7,9 +7,13 @@ a ``transaction=True`` test (or ``transactional_db``) commits is there to see.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import quote
 
@@ -61,3 +65,43 @@ def run_python(code: str) -> str:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+@contextlib.contextmanager
+def daphne_server(log_path: Path, *options: str, env: dict | None = None) -> Iterator[str]:
+    """A Daphne process serving the site on a free port of 127.0.0.1, with ``options``
+    (``--proxy-headers``, say) and ``env`` over ``process_env()``; yields its base URL.
+    Whatever went wrong in the server (a traceback, a refused websocket) is printed after."""
+    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0", *options]
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [*command, "belote_site.asgi:application"],
+            cwd=ROOT,
+            env={**process_env(), **(env or {})},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def log_text() -> str:
+        return log_path.read_text(errors="replace")
+
+    try:
+        deadline = time.monotonic() + 30
+        port = None
+        while port is None:
+            found = re.search(r"Listening on TCP address 127\.0\.0\.1:(\d+)", log_text())
+            if found:
+                port = int(found.group(1))
+            elif process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"Daphne did not start:\n{log_text()}", pytrace=False)
+            else:
+                time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        print(log_text()[-5000:])

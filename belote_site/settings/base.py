@@ -197,6 +197,17 @@ ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 # "login_failed": "10/m/ip,5/300s/key" (10 failed logins a minute per IP, 5 per address in
 # 5 minutes) and "request_login_code": "20/m/ip,3/m/key". They are counted in the default
 # cache, which must therefore be shared by every process (see CACHES).
+#
+# The client address those "ip" limits count by. Behind a reverse proxy, Daphne's
+# --proxy-headers puts the *first* X-Forwarded-For address into the ASGI scope (and so
+# REMOTE_ADDR), and that one the client writes itself: a new one on every request would
+# escape the limits. allauth takes instead the address TRUSTED_PROXY_COUNT hops from the
+# right of X-Forwarded-For, which our own proxies appended, or, when set, the header
+# TRUSTED_CLIENT_IP_HEADER that the proxy overwrites (X-Real-IP). 0 and unset (the
+# development default: no proxy): the address of the connection. Production defaults to
+# one proxy (settings/prod.py; README, "Configuration for production").
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", 0))
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or None
 
 # Email (Django 6.1 MAILERS; the EMAIL_* settings are deprecated). Printed on the console
 # unless an environment says otherwise.

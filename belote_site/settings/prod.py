@@ -1,9 +1,10 @@
 """Production: everything secret or site-specific comes from the environment.
 
 Required: SECRET_KEY, ALLOWED_HOSTS (comma-separated), DATABASE_URL, REDIS_URL.
-Optional: CSRF_TRUSTED_ORIGINS (comma-separated, with scheme), SECURE_SSL_REDIRECT
-(default "1"), SECURE_HSTS_SECONDS (default one year), SECURE_HSTS_INCLUDE_SUBDOMAINS
-(default "0"), DEFAULT_FROM_EMAIL, and for SMTP: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
+Optional: CSRF_TRUSTED_ORIGINS (comma-separated, with scheme), TRUSTED_PROXY_COUNT
+(default 1), TRUSTED_CLIENT_IP_HEADER, SECURE_SSL_REDIRECT (default "1"),
+SECURE_HSTS_SECONDS (default one year), SECURE_HSTS_INCLUDE_SUBDOMAINS (default "0"),
+DEFAULT_FROM_EMAIL, and for SMTP: EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER,
 EMAIL_HOST_PASSWORD, EMAIL_USE_TLS.
 """
 
@@ -44,6 +45,10 @@ require_env("REDIS_URL")
 
 # HTTPS is terminated by the reverse proxy in front of Daphne.
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The rate limits' client address: the last X-Forwarded-For hop, which that proxy added
+# (base.py explains; set TRUSTED_PROXY_COUNT to the number of proxies of one's own, or
+# TRUSTED_CLIENT_IP_HEADER to a header the proxy overwrites).
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", 1))
 SECURE_SSL_REDIRECT = env_flag("SECURE_SSL_REDIRECT", True)
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", 365 * 24 * 3600))
 # Off unless every subdomain is HTTPS-only too (check --deploy warns about it: W005).

@@ -27,9 +27,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -37,7 +34,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
-from tests.processes import process_env
+from tests.processes import daphne_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 # Without the background-networking flags Chromium keeps calling Google's services, which
@@ -208,41 +205,7 @@ def page(new_context):
 @pytest.fixture
 def daphne(transactional_db, tmp_path):
     """The base URL of a Daphne process serving the site on a free port of 127.0.0.1."""
-    log_path = tmp_path / "daphne.log"
     # DJANGO_ALLOW_ASYNC_UNSAFE is set in this process for Playwright's sake (see the
     # module docstring); the server runs without it, with Django's checks on.
-    env = process_env()
-    command = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", "0"]
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [*command, "belote_site.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-
-    def log_text() -> str:
-        return log_path.read_text(errors="replace")
-
-    try:
-        deadline = time.monotonic() + 30
-        port = None
-        while port is None:
-            found = re.search(r"Listening on TCP address 127\.0\.0\.1:(\d+)", log_text())
-            if found:
-                port = int(found.group(1))
-            elif process.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"Daphne did not start:\n{log_text()}", pytrace=False)
-            else:
-                time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-    # Whatever went wrong in the server (a traceback, a refused websocket) shows here.
-    print(log_text()[-5000:])
+    with daphne_server(tmp_path / "daphne.log") as base_url:
+        yield base_url
