@@ -1,7 +1,11 @@
-"""Forms of the accounts pages that allauth does not provide."""
+"""Forms of the accounts pages that allauth does not provide, and two of allauth's with
+what the login's lock needs (ACCOUNT_FORMS)."""
 
 import datetime
 
+from allauth.account import forms as allauth_forms
+from allauth.account.adapter import get_adapter
+from allauth.core import context, ratelimit
 from django import forms
 from django.conf import settings
 from django.utils import timezone
@@ -58,3 +62,45 @@ class VacationForm(forms.Form):
             except vacations.VacationError as refused:
                 raise forms.ValidationError(refused.message) from refused
         return data
+
+
+# ---------------------------------------------------------------------------------------
+# Logging in while an address is locked
+#
+# allauth locks an address's password after 5 failures in 5 minutes, whoever made them:
+# anyone can lock anyone. The lock stays (it stops guessing), but the emailed login code
+# stays open to the owner: its limit per address counts per address *and* client
+# (``request_login_code_client``, settings), so a stranger asking for codes for the
+# address uses up their own allowance, not the owner's; per client, 20 a minute over all
+# addresses (allauth's ``request_login_code``).
+
+LOCKED = _(
+    "Trop de tentatives de connexion échouées. Réessayez plus tard, "
+    "ou recevez un code de connexion par e-mail."
+)
+
+
+class LoginForm(allauth_forms.LoginForm):
+    """allauth's, whose lock message says the way in that stays open."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except forms.ValidationError as refused:
+            if refused.code == "too_many_login_attempts":
+                raise forms.ValidationError(LOCKED, code=refused.code) from refused
+            raise
+
+
+class RequestLoginCodeForm(allauth_forms.RequestLoginCodeForm):
+    """allauth's, the codes sent to an address limited per address and client."""
+
+    def clean_email(self) -> str:
+        email = super().clean_email()
+        if email:
+            adapter = get_adapter()
+            client = adapter.get_client_ip(context.request)
+            key = f"{email.lower()} {client}"
+            if not ratelimit.consume(context.request, action="request_login_code_client", key=key):
+                raise adapter.validation_error("too_many_login_attempts")
+        return email

@@ -193,10 +193,21 @@ ACCOUNT_LOGIN_BY_CODE_ENABLED = True
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Belote] "
 ACCOUNT_LOGOUT_ON_PASSWORD_CHANGE = False
 ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
-# ACCOUNT_RATE_LIMITS is left unset on purpose: allauth's defaults apply, among them
-# "login_failed": "10/m/ip,5/300s/key" (10 failed logins a minute per IP, 5 per address in
-# 5 minutes) and "request_login_code": "20/m/ip,3/m/key". They are counted in the default
-# cache, which must therefore be shared by every process (see CACHES).
+# allauth's default rate limits apply, among them "login_failed": "10/m/ip,5/300s/key" (10
+# failed logins a minute per IP, 5 per address in 5 minutes: the address's password is
+# then locked, whoever failed). But for the login codes: allauth's "3/m/key" (3 codes a
+# minute per address) would let whoever locked the password lock the code out too, so
+# the code request counts 3 a minute per address and client (accounts/forms.py), 20 a
+# minute per client. They are counted in the default cache, which must therefore be
+# shared by every process (see CACHES).
+ACCOUNT_RATE_LIMITS = {
+    "request_login_code": "20/m/ip",
+    "request_login_code_client": "3/m/key",
+}
+ACCOUNT_FORMS = {
+    "login": "accounts.forms.LoginForm",
+    "request_login_code": "accounts.forms.RequestLoginCodeForm",
+}
 #
 # The client address those "ip" limits count by. Behind a reverse proxy, Daphne's
 # --proxy-headers puts the *first* X-Forwarded-For address into the ASGI scope (and so
