@@ -52,12 +52,13 @@ def process_env() -> dict[str, str]:
     return env
 
 
-def run_python(code: str) -> str:
-    """Run ``code`` in ``manage.py shell`` in another process; its output."""
+def run_python(code: str, env: dict | None = None) -> str:
+    """Run ``code`` in ``manage.py shell`` in another process (``env`` over
+    ``process_env()``); its output."""
     done = subprocess.run(
         [sys.executable, "manage.py", "shell", "--no-startup", "-c", code],
         cwd=ROOT,
-        env=process_env(),
+        env={**process_env(), **(env or {})},
         capture_output=True,
         text=True,
         timeout=60,
