@@ -255,9 +255,13 @@ def _extra_pause(stored: datetime.datetime, computed: datetime.datetime) -> date
     """How much later the stored deadline is than the vacations give. Less than a second
     is no pause: the service stamps a deadline a moment after the action that began the
     turn. An earlier stored deadline (a vacation written without rescheduling) gets the
-    vacations' one."""
+    vacations' one. At most what a removed vacation can have paused (VACATION_DAYS_PER_YEAR
+    days and the day it was cancelled): a deadline written into the far future some other
+    way is not carried over, and the sum cannot overflow."""
     extra = stored - computed
-    return extra if extra >= datetime.timedelta(seconds=1) else datetime.timedelta(0)
+    if extra < datetime.timedelta(seconds=1):
+        return datetime.timedelta(0)
+    return min(extra, datetime.timedelta(days=settings.VACATION_DAYS_PER_YEAR + 1))
 
 
 def _turns_of(user_id: int) -> list[Table]:

@@ -25,7 +25,7 @@ from accounts.models import Notify, User, Vacation
 from accounts.vacations import VacationError, declare_vacation
 from games import rules as engine
 from games.clock import clock_deadline, vacation_end
-from games.models import Pace
+from games.models import Pace, Table
 from games.selectors import hand_state
 from tests.factories import make_user, seated_user
 from tests.tables.helpers import client_for
@@ -220,6 +220,20 @@ def test_the_admin_lists_and_deletes_a_bad_row(bad_row, admin_client):
     assert response.status_code == 302
     assert not Vacation.objects.exists()
     assert fresh(table).deadline <= timezone.now() + HOUR
+
+
+def test_a_deadline_stored_in_the_far_future_does_not_break_a_change_of_vacations():
+    table = playing_table()
+    user = seated_user(table, table.turn)
+    far = timezone.make_aware(datetime.datetime(9999, 12, 30))
+    Table.objects.filter(pk=table.pk).update(deadline=far)
+    today = timezone.localdate()
+
+    declare_vacation(user=user, start=today + DAY, end=today + DAY)
+
+    # The vacation's day, and no more than what a removed vacation could have paused.
+    deadline = fresh(table).deadline
+    assert timezone.now() + HOUR + DAY <= deadline <= timezone.now() + HOUR + 33 * DAY
 
 
 # The worker and the sweep -----------------------------------------------------------------
