@@ -92,10 +92,13 @@ def score(state: HandState) -> HandScore:
 
     points = [0, 0]
     held = 0
+    # What the taker keeps of its belote when it does not make its contract; the rest
+    # goes with its other points (003: "l'autre équipe marque tout").
+    kept = belote[t] if rules.belote_kept else 0
     if litige and rules.litige == "held":
         points[d] = tricks[d] + belote[d] + announces[d]
-        points[t] = belote[t]
-        held = tricks[t] + announces[t]
+        points[t] = kept
+        held = tricks[t] + announces[t] + belote[t] - kept
         winner = -1
     elif made:
         points[t] = (rules.capot_points if capot == t else tricks[t]) + belote[t] + announces[t]
@@ -103,8 +106,8 @@ def score(state: HandState) -> HandScore:
         winner = t
     else:
         base = rules.capot_points if capot == d else HAND_POINTS
-        points[d] = base + belote[d] + announces[0] + announces[1]
-        points[t] = belote[t]
+        points[d] = base + belote[d] + announces[0] + announces[1] + belote[t] - kept
+        points[t] = kept
         winner = d
     return HandScore(
         state.contract,

@@ -58,7 +58,7 @@ class Rules:
 
     # Bidding
     bidding: Literal["classic", "surenchere"] = "classic"
-    second_round_excludes_turned: bool = False
+    second_round_excludes_turned: bool = True  # round two: "une autre couleur"
     seven_exchange: bool = False  # the holder of the trump 7 may take the turned card
     redeal_main_nulle: bool = False  # < 11 points and no trump: may ask for a redeal
     redeal_four_sevens: bool = False  # the four 7s: may ask for a redeal
@@ -80,6 +80,10 @@ class Rules:
     contract_counts_announces: bool = True
     belote_contract_points: int | None = None  # belote_com: 92 once a belote is announced
     litige: Literal["held", "taker_fails"] = "held"
+    # The taker's belote stays its own when dedans or in a litige (000: "Ils restent à
+    # l'équipe qui les a, même si elle est dedans"); False: it goes with the taker's other
+    # points, to the defence when dedans, set aside in a litige.
+    belote_kept: bool = True
     capot_points: int = 252
     target: int = 1000
     tie_break: Literal["play_on", "last_hand_winner"] = "play_on"
@@ -108,6 +112,7 @@ class Rules:
             "must_undertrump",
             "contract_counts_belote",
             "contract_counts_announces",
+            "belote_kept",
         ):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidOptions(f"{name} must be true or false")

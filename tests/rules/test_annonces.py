@@ -101,9 +101,10 @@ def test_the_player_on_the_dealers_left_leads():
     assert SEATS[play(state, "QD").turn] == "S"
 
 
-def test_second_round_chooses_the_trump_suit():
+def test_second_round_chooses_the_trump_suit_the_turned_one_included():
     """001: "commence alors un nouveau tour durant lequel chaque joueur peut décider du choix
-    de la couleur d'Atout." """
+    de la couleur d'Atout." Preset: "the document says no "autre couleur", so the turned
+    suit may be named again". JD was turned: N names diamonds."""
     state = apply_all(dealt_by_north(), ["pass"] * 4)
     assert [str(a) for a in legal_actions(state)] == [
         "pass",
@@ -112,8 +113,8 @@ def test_second_round_chooses_the_trump_suit():
         "take D",
         "take C",
     ]
-    state = apply_all(state, ["pass", "take S"])
-    assert [state.contract, SEATS[state.taker]] == [0, "N"]
+    state = apply_all(state, ["pass", "take D"])
+    assert [state.contract, SEATS[state.taker]] == [2, "N"]
 
 
 def test_two_rounds_without_taker_redeal_and_the_deal_passes_left():
@@ -252,9 +253,44 @@ def test_dedans_the_defence_adds_its_belote():
     assert [result.made, result.points] == [False, (0, 162 + 20)]
 
 
-def test_litige_as_in_classique():
-    """Preset: "A tie on that count (81-81) is a litige handled as in classique"."""
-    result = score(played(RULES, "H", "N", hearts_deal(81)))
+def test_81_points_is_a_failed_contract_nothing_held():
+    """001: "l'équipe prenante doit comptabiliser 82 points" and "Deuxième cas, l'équipe
+    prenante n'a pas réalisé son contrat, ce qui signifie qu'elle n'a pas comptabilisé 82
+    points. Elle ne marque alors pas de points [...] C'est donc l'équipe adverse qui marque
+    162 points". NS make 81 against 81, no belote, no announce: dedans, not a litige."""
+    hand = played(RULES, "H", "N", hearts_deal(81))
+    result = score(hand)
+    assert [result.made, result.winner, result.points, result.held] == [False, 1, (0, 162), 0]
+    game = record_hand(game_for(hand, (300, 200)), hand)
+    assert [game.scores, game.held] == [(300, 362), 0]
+
+
+# ``hearts_deal(81)`` with N holding a tierce (7C 8C 9C): NS 81, EW 81, no belote.
+TIERCE_AT_81 = [
+    "N:JH W:7H S:KH E:9H",  # 38
+    "N:AH W:8H S:TH E:QH",  # 24
+    "N:TS W:KS S:QS E:JS",  # 19
+    "N:7S W:AS S:8S E:9S",  # 11 to W
+    "W:AD S:7D E:KD N:8D",  # 15
+    "W:TD S:9D E:QD N:7C",  # 13
+    "W:AC S:JC E:KC N:8C",  # 17
+    "W:TC S:JD E:QC N:9C",  # 15 + 10
+]
+
+
+def test_81_points_and_an_announce_the_defence_scores_it_too():
+    """001: "C'est donc l'équipe adverse qui marque 162 points additionnés au 12 points de
+    la belote et ceux de l'annonce." N declares a tierce, which does not count towards
+    the contract: NS are dedans at 81, and EW score 162 and the tierce."""
+    result = score(played(RULES, "H", "N", TIERCE_AT_81, announce="N"))
+    assert [result.tricks, result.announces] == [(81, 81), (20, 0)]
+    assert [result.made, result.points, result.held] == [False, (0, 162 + 20), 0]
+
+
+def test_the_other_reading_stays_an_option():
+    """``litige="held"`` gives a table the classique's litige instead: EW score their 81,
+    NS's 81 wait for the next hand."""
+    result = score(played(RULES, "H", "N", hearts_deal(81), litige="held"))
     assert [result.litige, result.points, result.held] == [True, (0, 81), 81]
 
 

@@ -20,7 +20,7 @@ from games.rules import (
 from games.rules.actions import ANNOUNCE, PASS
 from games.rules.announces import best_team, find_announces
 from games.rules.cards import mask_of
-from games.rules.hand import DONE, PLAYING
+from games.rules.hand import BIDDING, DONE, PLAYING
 from tests.rules.builders import cards, seat
 from tests.rules.tricks import (
     CAPOT_DEAL,
@@ -36,6 +36,7 @@ from tests.rules.tricks import (
     game_for,
     hands,
     hearts_deal,
+    litige_with_the_takers_belote,
     play,
     playable,
     played,
@@ -85,7 +86,8 @@ def test_the_taker_gets_the_turned_card_and_two_the_others_three():
 
 def test_speaking_starts_on_the_dealers_right_and_goes_counter_clockwise():
     """000: "Premier tour : en commençant à droite du donneur, chacun peut prendre à la
-    couleur de la retournée ou passer." """
+    couleur de la retournée ou passer." Preset: "Choice (not stated): the second round
+    starts again on the dealer's right." """
     state = dealt_by_north()
     for name in "WSEN":
         state = apply(state, PASS, seat=seat(name))
@@ -116,16 +118,24 @@ def test_second_round_names_another_suit():
     assert [state.contract, SEATS[state.taker], SEATS[state.turn]] == [3, "S", "W"]
 
 
-def test_second_round_may_name_the_turned_suit():
-    """Choice: "read as a suit of the player's choosing, the turned suit included"."""
+def test_second_round_excludes_the_turned_suit():
+    """000: "Second tour : si tous ont passé, chacun peut choisir une autre couleur comme
+    atout ou passer." Another suit than the turned card's: JD was turned, diamonds can
+    no longer be named."""
     state = apply_all(dealt_by_north(), ["pass"] * 4)
-    assert [str(a) for a in legal_actions(state)] == [
-        "pass",
-        "take S",
-        "take H",
-        "take D",
-        "take C",
-    ]
+    assert [str(a) for a in legal_actions(state)] == ["pass", "take S", "take H", "take C"]
+    with pytest.raises(IllegalAction) as refused:
+        apply_all(state, ["take D"])
+    assert refused.value.code == "wrong_suit"
+    assert [state.phase, SEATS[state.turn]] == [BIDDING, "W"]
+
+
+def test_naming_the_turned_suit_again_stays_an_option():
+    """``second_round_excludes_turned=False``: a table may let the turned suit be named in
+    the second round (the reading the preset had before)."""
+    rules = RULES.with_options(second_round_excludes_turned=False)
+    state = apply_all(deal(rules, seat("N"), IN_ORDER), ["pass"] * 4)
+    assert "take D" in [str(a) for a in legal_actions(state)]
     state = apply_all(state, ["take D"])
     assert [state.contract, SEATS[state.taker]] == [2, "W"]
 
@@ -297,17 +307,6 @@ def test_litige_holds_the_takers_points():
     assert [result.litige, result.points, result.held, result.winner] == [True, (0, 81), 81, -1]
 
 
-def litige_with_the_takers_belote() -> list[str]:
-    """``hearts_deal(81, "NS")`` with other spades: NS make 71 card points and S holds
-    the belote, 71 + 20 against 91."""
-    spades = [
-        "N:KS W:JS S:QS E:9S",  # 9 to N
-        "N:7S W:AS S:8S E:TS",  # 21 to W
-    ]
-    deal = hearts_deal(81, "NS")
-    return deal[:2] + spades + deal[4:]
-
-
 def test_the_takers_belote_is_scored_at_once_in_a_litige():
     """Preset: "The taker's belote is scored at once in a litige: "ils restent à l'équipe
     qui les a"." NS tie at 91 (71 + belote 20): the 71 are held, the belote scores now."""
@@ -332,6 +331,22 @@ def test_litige_points_go_to_the_winner_of_the_next_hand(next_hand, scores):
     assert [game.scores, game.held, SEATS[game.dealer]] == [(0, 81), 81, "N"]
     game = record_hand(game, played(RULES, "H", "W", rotated(next_hand, 3)))
     assert [game.scores, game.held] == [scores, 0]
+
+
+def test_held_points_wait_for_a_hand_with_a_winner():
+    """Preset: "Choice (not stated): a hand that nobody takes, or another litige, has no
+    winner: the held points wait for the next hand that has one." After the litige (E
+    dealt), N deals a hand everybody passes, W deals another litige, S deals a hand EW
+    make: EW get both litiges' 81."""
+    litige = played(RULES, "H", "N", hearts_deal(81))
+    game = record_hand(game_for(litige), litige)
+    passed = apply_all(deal(RULES, game.dealer, IN_ORDER), ["pass"] * 8)
+    game = record_hand(game, passed)
+    assert [game.scores, game.held, SEATS[game.dealer]] == [(0, 81), 81, "W"]
+    game = record_hand(game, played(RULES, "H", "S", rotated(hearts_deal(81), 2)))
+    assert [game.scores, game.held] == [(0, 162), 162]
+    game = record_hand(game, played(RULES, "H", "E", rotated(hearts_deal(88), 1)))
+    assert [game.scores, game.held] == [(74, 162 + 88 + 162), 0]
 
 
 def test_a_litige_that_wins_the_game_leaves_its_held_points_to_nobody():

@@ -25,6 +25,7 @@ from tests.rules.tricks import (
     CARRES_DEAL,
     IN_ORDER,
     OVERCUT,
+    PARTNER_CUTS,
     TRUMP_LED,
     VOID_IN_SPADES,
     cards_set,
@@ -177,10 +178,27 @@ def test_nobody_opens_in_sans_atout_or_tout_atout():
     state = dealt_by_north()
     assert bids(state) == ["redeal", "pass", "take"]  # W may also ask for a redeal
     state = apply_all(state, ["pass"] * 4)
-    assert bids(state) == ["redeal", "pass", "take S", "take H", "take D", "take C"]
+    assert bids(state) == ["redeal", "pass", "take S", "take H", "take C"]
     with pytest.raises(IllegalAction) as refused:
         apply_all(state, ["take SA"])
     assert refused.value.code == "cover_only"
+
+
+def test_second_round_names_another_suit():
+    """002: "On parle comme à la classique : au premier tour on prend à la couleur de la
+    retourne, au second on peut nommer une autre couleur." JD was turned: diamonds can no
+    longer be named; a suit named in the second round can be covered as any take."""
+    state = apply_all(dealt_by_north(), ["pass"] * 4)
+    assert "take D" not in bids(state)
+    with pytest.raises(IllegalAction) as refused:
+        apply_all(state, ["take D"])
+    assert refused.value.code == "wrong_suit"
+    state = apply_all(state, ["take S"])
+    assert [state.phase, SEATS[state.taker], bids(state)] == [
+        BIDDING,
+        "W",
+        ["pass", "take SA", "take TA"],
+    ]
 
 
 # ---------------------------------------------------------------------------------------
@@ -261,10 +279,18 @@ def test_void_overtrump_a_trump_already_played_or_undertrump():
     assert playable(first_trick(RULES, OVERCUT, "7S JH")) == {"9H", "7H"}
 
 
-def test_partner_master_discard_freely():
-    """002: "Si votre partenaire est maître du pli, vous pouvez vous défausser librement." """
-    state = first_trick(RULES, VOID_IN_SPADES, "AS 8S")
-    assert playable(state) == cards_set("JH 7H AC KC QC JC TC 9C")
+@pytest.mark.parametrize(
+    ("position", "plays", "hand"),
+    [
+        (VOID_IN_SPADES, "AS 8S", "JH 7H AC KC QC JC TC 9C"),
+        (PARTNER_CUTS, "7S 9H 7H", "JH 8H AH TH KH QH 7D 7C"),
+    ],
+)
+def test_partner_master_discard_freely(position, plays, hand):
+    """002: "Si votre partenaire est maître du pli, vous pouvez vous défausser librement."
+    Preset: "read as classique's "n'importe quelle carte", a trump under the partner's
+    included": the partner cut with 9H, 8H may go under it."""
+    assert playable(first_trick(RULES, position, plays)) == cards_set(hand)
 
 
 def test_tout_atout_always_go_higher_and_nothing_cuts():
@@ -320,12 +346,13 @@ def test_sans_atout_and_tout_atout_count_162(tricks):
         (hearts_deal(82), True, (82, 80)),
         (hearts_deal(76, "NS"), True, (96, 86)),  # belote included: 96 against 86
         (hearts_deal(76), False, (0, 162)),
+        (hearts_deal(62, "NS"), False, (20, 162)),  # 82 with the belote, against 100
     ],
 )
 def test_contract_at_82_and_dedans_at_162(tricks, made, points):
     """002: "Le décompte est celui de la classique : contrat à 82, dedans à 162". Choice:
     "contrat à 82" "is the 82 of 162 of the classique count, which we keep as a whole (more
-    than the defence, belote included)"."""
+    than the defence, belote included; the belote stays with its team ...)"."""
     result = score(played(RULES, "H", "N", tricks))
     assert [result.made, result.points] == [made, points]
 

@@ -262,6 +262,7 @@ OPTION_CHOICES = {
     "contract_counts_announces": (False, True),
     "belote_contract_points": (None, 92),
     "litige": ("held", "taker_fails"),
+    "belote_kept": (False, True),
     "capot_points": (250, 252),
     "target": TARGET_CHOICES,
     "tie_break": ("play_on", "last_hand_winner"),
@@ -334,6 +335,15 @@ def check_state(state) -> None:
         assert all(a.kind != "play" for a in legal)
         if state.phase == BIDDING:
             assert Action("pass") in legal
+        if state.phase == BIDDING and state.contract == -1:
+            # Round one takes the turned suit; round two names a suit, "une autre
+            # couleur" when the turned one is excluded.
+            takes = {a.arg for a in legal if a.kind == "take"}
+            if state.bid_round == 1:
+                assert takes == {-1}
+            else:
+                excluded = {state.turned >> 3} if rules.second_round_excludes_turned else set()
+                assert takes == set(range(4)) - excluded
         return
 
     # In play: every card is in a hand, on the table or in a trick.
@@ -488,16 +498,18 @@ def check_score(state) -> None:
     # Conservation: what the hand is worth goes to the teams, or is held by a litige.
     worth = (rules.capot_points if capot >= 0 else 162) + belote + announces
     assert sum(result.points) + result.held == worth, result
+    # What the taker keeps when it does not make its contract: its belote, or nothing.
+    kept = result.belote[t] if rules.belote_kept else 0
     if result.litige and rules.litige == "held":
         assert not result.made
         assert result.winner == -1
-        assert result.points[t] == result.belote[t]
-        assert result.held == result.tricks[t] + result.announces[t]
+        assert result.points[t] == kept
+        assert result.held == result.tricks[t] + result.announces[t] + result.belote[t] - kept
     else:
         assert result.held == 0
         assert result.winner == (t if result.made else d)
-        if not result.made:  # dedans: the taker keeps only its belote
-            assert result.points[t] == result.belote[t]
+        if not result.made:  # dedans: the taker keeps its belote at most
+            assert result.points[t] == kept
 
 
 # ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from games.rules import (
     record_hand,
     score,
 )
-from games.rules.actions import ANNOUNCE, EXCHANGE, PASS
+from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, TAKE_MODE
 from games.rules.hand import BeloteCall
 from tests.rules.builders import playing, seat
 from tests.rules.tricks import (
@@ -34,6 +34,7 @@ from tests.rules.tricks import (
     hands,
     hands_of,
     hearts_deal,
+    litige_with_the_takers_belote,
     playable,
     played,
     rotated,
@@ -78,6 +79,19 @@ def test_two_rounds_of_passes_redeal_and_the_deal_passes_right():
         state = apply(state, PASS, seat=seat(name))
     assert state.ended == "all_passed"
     assert SEATS[record_hand(game_at(RULES, (0, 0), dealer="N"), state).dealer] == "W"
+
+
+def test_second_round_names_another_suit():
+    """003: "Au premier tour d'enchères, tu prends la couleur de la carte retournée comme
+    atout ou tu passes. Au deuxième tour, tu peux nommer une autre couleur ou passer."
+    JD was turned: diamonds can no longer be named."""
+    state = apply_all(dealt_by_north(), ["pass"] * 4)
+    assert bids(state) == ["pass", "take S", "take H", "take C"]
+    with pytest.raises(IllegalAction) as refused:
+        apply(state, TAKE_MODE[2])
+    assert refused.value.code == "wrong_suit"
+    state = apply_all(state, ["pass", "take H"])
+    assert [state.contract, SEATS[state.taker]] == [1, "S"]
 
 
 def test_the_taker_gets_the_turned_card_and_two():
@@ -204,8 +218,10 @@ def test_other_suits_need_not_go_higher():
     assert playable(state) == {"9S", "TS", "JS", "QS"}
 
 
-def test_undertrump_as_in_classique():
-    """Preset: "Undertrumping is not stated: kept." """
+def test_cannot_go_higher_still_trumps():
+    """003: "Si tu n'en as pas, tu dois couper avec un atout. Un atout doit monter au-dessus
+    des atouts déjà dans le pli, quand il le peut". The second to play cut with JH: the
+    third holds only lower trumps and must still play one."""
     assert playable(first_trick(RULES, OVERCUT, "7S JH")) == {"9H", "7H"}
 
 
@@ -231,9 +247,25 @@ def test_dedans_the_other_team_scores_all_the_announces():
     assert [result.made, result.points] == [False, (162 + 200, 0)]
 
 
-def test_dedans_the_belote_stays_with_its_team():
-    """Preset: "the belote stays with its team as in classique". NS: 62 + 20 against 100."""
-    result = score(played(RULES, "H", "N", hearts_deal(62, "NS")))
+@pytest.mark.parametrize(
+    ("tricks", "points"),
+    [
+        (hearts_deal(62, "NS"), (0, 162 + 20)),  # NS: 62 + their belote 20 against 100
+        (hearts_deal(76, "EW"), (0, 162 + 20)),  # EW's own belote
+    ],
+)
+def test_dedans_the_other_team_scores_every_belote(tricks, points):
+    """003: "Sinon elle est « dedans », et l'autre équipe marque tout." Preset: "162 (or
+    the capot), every announce and every belote, the taker's included; the taker's team
+    scores nothing"."""
+    result = score(played(RULES, "H", "N", tricks))
+    assert [result.made, result.points] == [False, points]
+
+
+def test_keeping_the_belote_stays_an_option():
+    """``belote_kept=True`` gives a table the classique's belote: the taker's team keeps
+    its 20 when dedans."""
+    result = score(played(RULES, "H", "N", hearts_deal(62, "NS"), belote_kept=True))
     assert [result.made, result.points] == [False, (20, 162)]
 
 
@@ -245,6 +277,27 @@ def test_litige_points_wait_for_the_next_hand():
     assert [game.scores, game.held] == [(0, 81), 81]
     game = record_hand(game, played(RULES, "H", "W", rotated(hearts_deal(88), 3)))
     assert [game.scores, game.held] == [(74, 81 + 88 + 81), 0]
+
+
+def test_litige_the_takers_belote_waits_with_its_points():
+    """003: "les points de l'équipe qui a pris restent en suspens pour celle qui gagnera la
+    donne suivante." Preset: "all the taker's points, its belote included, are held". NS
+    tie at 91 (71 + belote 20): the 91 wait, EW score their 91."""
+    litige = played(RULES, "H", "N", litige_with_the_takers_belote())
+    result = score(litige)
+    assert [result.tricks, result.belote] == [(71, 91), (20, 0)]
+    assert [result.litige, result.points, result.held] == [True, (0, 91), 91]
+    game = record_hand(game_for(litige), litige)
+    game = record_hand(game, played(RULES, "H", "W", rotated(hearts_deal(88), 3)))
+    assert [game.scores, game.held] == [(74, 91 + 88 + 91), 0]
+
+
+def test_both_over_the_target_the_higher_wins():
+    """003: "La première équipe qui atteint les points de la table gagne". Preset: "both
+    over the target at once is not stated, the higher wins as in classique"."""
+    hand = played(RULES, "H", "N", hearts_deal(88))
+    game = record_hand(game_for(hand, (450, 490)), hand)
+    assert [game.scores, game.winner] == [(538, 564), 1]
 
 
 def test_capot_250():

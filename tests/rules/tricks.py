@@ -157,6 +157,17 @@ def hearts_deal(ns: int = 81, belote: str = "") -> list[str]:
     return hearts + spades + rest
 
 
+def litige_with_the_takers_belote() -> list[str]:
+    """``hearts_deal(81, "NS")`` with other spades: NS make 71 card points and S holds
+    the belote, 71 + 20 against 91."""
+    spades = [
+        "N:KS W:JS S:QS E:9S",  # 9 to N
+        "N:7S W:AS S:8S E:TS",  # 21 to W
+    ]
+    deal = hearts_deal(81, "NS")
+    return deal[:2] + spades + deal[4:]
+
+
 # N holds the four jacks (carré 200), E the four nines (carré 150). NS 79, EW 83.
 CARRES_DEAL = [
     "N:JH W:7H S:KH E:9H",  # 34
