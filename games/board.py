@@ -426,9 +426,9 @@ class HandResult:
         marks = []
         if hand.capot is not None:
             marks.append(("capot", _("capot")))
-        if hand.litige:
+        if hand.litige and hand.held:
             marks.append(("litige", _("litige")))
-        elif hand.made is False:
+        elif hand.made is False:  # a tie the taker loses (litige="taker_fails") too
             marks.append(("dedans", _("dedans")))
         return marks
 
@@ -443,12 +443,10 @@ class HandResult:
             return _("Redonne demandée sur un carré de 7.")
         if hand.capot is not None:
             return _("Capot : %(team)s fait tous les plis.") % {"team": TEAM_NAMES[hand.capot]}
-        if hand.litige:
-            if hand.held:
-                return _("Litige : %(points)s points en suspens pour la donne suivante.") % {
-                    "points": hand.held
-                }
-            return _("Litige.")
+        if hand.litige and hand.held:
+            return _("Litige : %(points)s points en suspens pour la donne suivante.") % {
+                "points": hand.held
+            }
         if hand.made:
             return _("Contrat rempli.")
         return _("%(seat)s est dedans.") % {"seat": self.taker_name}

@@ -62,12 +62,50 @@ OPTION_LABELS = {
     "seven_exchange": _("Échange du 7 d'atout contre la carte retournée"),
     "redeal_main_nulle": _("Redistribuer sur une main nulle (moins de 11 points, sans atout)"),
     "redeal_four_sevens": _("Redistribuer sur un carré de 7"),
+    # Options no creator chooses, which a table keeps from older presets (migration 0008)
+    # or gets from the admin: the table page names them all the same.
+    "second_round_excludes_turned": _(
+        "Au second tour, la couleur de la retourne ne peut plus être choisie"
+    ),
+    "litige": _("Égalité (litige)"),
+    "belote_kept": _("Dedans ou en litige, le preneur garde sa belote"),
 }
 ANNOUNCE_LABELS = {
     "off": _("Sans annonces (la belote seule)"),
     "auto": _("Annonces automatiques"),
     "declared": _("Annonces déclarées par les joueurs"),
 }
+VALUE_LABELS = {
+    "announces": ANNOUNCE_LABELS,
+    "litige": {
+        "held": _("les points du preneur attendent la donne suivante"),
+        "taker_fails": _("le preneur est dedans"),
+    },
+}
+
+
+def option_changes(options: dict[str, Any]) -> list[str]:
+    """What a table's (or a tournament's) stored options change in its preset, in words;
+    the target is shown apart. An option without a label here (set in the admin) shows
+    under its own name."""
+    changes = []
+    for name, value in options.items():
+        if name == "target":
+            continue
+        if name == "announces" and value in ANNOUNCE_LABELS:
+            changes.append(str(ANNOUNCE_LABELS[value]))  # says what it is about
+            continue
+        if isinstance(value, bool):
+            shown = _("oui") if value else _("non")
+        elif isinstance(value, str):
+            shown = VALUE_LABELS.get(name, {}).get(value, value)
+        else:
+            shown = str(value)
+        label = OPTION_LABELS.get(name, name)
+        changes.append(str(_("%(option)s : %(value)s") % {"option": label, "value": shown}))
+    return changes
+
+
 PACE_LABELS = [
     (Pace.LIVE, _("En direct : les quatre joueurs sont là en même temps")),
     (Pace.ASYNC, _("En différé : chacun joue quand il peut")),

@@ -99,3 +99,28 @@ def play_to_the_end(table: Table, seed: int = 0, max_moves: int = 20_000) -> Tab
             return table
         assert play_random_move(table, rng).applied
     raise AssertionError(f"table {table.pk} still playing after {max_moves} moves")
+
+
+def act(table: Table, *actions: str) -> None:
+    """Actions in their text form (``"pass"``, ``"take D"``, ``"play JH"``), each by the
+    seated user whose turn it is."""
+    for action in actions:
+        table.refresh_from_db()
+        state = hand_state(table)
+        outcome = service.submit(
+            table_id=table.pk,
+            actor=seated_user(table, state.turn),
+            action=action,
+            expected_version=table.version,
+        )
+        assert outcome.applied, action
+
+
+def play_tricks(table: Table, tricks: list[str]) -> None:
+    """Tricks written as in tests/rules/tricks.py (``"N:JH W:7H S:KH E:9H"``), each card
+    played by its seat when its turn comes."""
+    for trick in tricks:
+        cards = {engine.SEATS.index(word[0]): word[2:] for word in trick.split()}
+        for _ in range(4):
+            table.refresh_from_db()
+            act(table, f"play {cards[hand_state(table).turn]}")

@@ -10,7 +10,7 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.board import Board, Card, SeatShown
-from games.forms import PRESET_LABELS
+from games.forms import PRESET_LABELS, option_changes
 from games.memo import Memo
 from games.models import TEAM_CHOICES
 
@@ -72,6 +72,12 @@ def seat_box(context, seat: SeatShown) -> str:
 @register.filter
 def preset_label(preset: str) -> str:
     return str(PRESET_LABELS.get(preset, preset))
+
+
+@register.filter
+def rule_changes(options: dict) -> list[str]:
+    """A table's or a tournament's options, in words (games.forms.option_changes)."""
+    return option_changes(options) if isinstance(options, dict) else []
 
 
 @register.filter

@@ -29,9 +29,16 @@ from games.models import Table, Tournament
 from games.rules import PRESETS
 from games.selectors import hand_state
 from games.verification import verify_table
-from tests.factories import make_table, make_users, play_random_move, seated_user
-from tests.rules.builders import seat, stacked_deck
-from tests.rules.tricks import hands_of, hearts_deal
+from tests.factories import (
+    act,
+    make_table,
+    make_users,
+    play_random_move,
+    play_tricks,
+    seated_user,
+)
+from tests.rules.builders import seat
+from tests.rules.tricks import deck_for_tricks, hearts_deal
 from tests.tournaments.helpers import current_matches, make_tournament, play_round, started
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -77,29 +84,6 @@ def store_in_the_old_shape(model, pk: int) -> None:
     model.objects.filter(pk=pk).update(options=old_options)
 
 
-def act(table: Table, *actions: str) -> None:
-    """Bids by whoever is to act, in turn."""
-    for action in actions:
-        table.refresh_from_db()
-        state = hand_state(table)
-        outcome = service.submit(
-            table_id=table.pk,
-            actor=seated_user(table, state.turn),
-            action=action,
-            expected_version=table.version,
-        )
-        assert outcome.applied, action
-
-
-def play_tricks(table: Table, tricks: list[str]) -> None:
-    """Each trick's cards, played by whoever is to act (``"N:JH W:7H S:KH E:9H"``)."""
-    for trick in tricks:
-        cards = {seat(word[0]): word[2:] for word in trick.split()}
-        for _ in range(4):
-            table.refresh_from_db()
-            act(table, f"play {cards[hand_state(table).turn]}")
-
-
 def finish_hand(table: Table, rng: random.Random) -> None:
     """Random legal moves until the table's current hand is over and the next dealt."""
     table.refresh_from_db()
@@ -107,15 +91,6 @@ def finish_hand(table: Table, rng: random.Random) -> None:
     while table.current_hand_id == hand and table.status == Table.Status.PLAYING:
         assert play_random_move(table, rng).applied
         table.refresh_from_db()
-
-
-def taker_deck(rules: engine.Rules, dealer: str, tricks: list[str], turned: str) -> list[int]:
-    """A deck dealing ``tricks``' hands, N the taker of ``turned``: N's listed cards end
-    with the turned one and the two N receives with it."""
-    hands = hands_of(tricks)
-    north = [c for c in hands["N"].split() if c != turned]
-    hands["N"] = " ".join(north[:5] + [turned] + north[5:])
-    return stacked_deck(rules, dealer, hands, turned, taker="N")
 
 
 def turned_suit_in_round_two(preset: str, bids: list[str]) -> Table:
@@ -131,7 +106,7 @@ def turned_suit_in_round_two(preset: str, bids: list[str]) -> Table:
 def annonces_81_each() -> Table:
     """W deals; S and W pass, N takes JH; NS make 81 against 81: the old litige."""
     tricks = hearts_deal(81)
-    deck = taker_deck(OLD_PRESETS["annonces"], "W", tricks, "JH")
+    deck = deck_for_tricks(OLD_PRESETS["annonces"], "W", tricks, "JH")
     table = old_table("annonces", deck=deck, first_dealer=seat("W"))
     act(table, "pass", "pass", "take")
     play_tricks(table, tricks)
@@ -145,7 +120,7 @@ def stekius_dedans_with_belote() -> Table:
     """E deals; N takes JH and makes 62 and the belote against 100: dedans, and the old
     stekius left NS their belote."""
     tricks = hearts_deal(62, "NS")
-    deck = taker_deck(OLD_PRESETS["stekius"], "E", tricks, "JH")
+    deck = deck_for_tricks(OLD_PRESETS["stekius"], "E", tricks, "JH")
     table = old_table("stekius", deck=deck, first_dealer=seat("E"))
     act(table, "take")
     play_tricks(table, tricks)

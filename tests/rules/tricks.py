@@ -15,7 +15,7 @@ from games.rules import PRESETS, SEATS, Game, Rules, apply, code_of, legal_cards
 from games.rules.actions import ANNOUNCE, PLAY
 from games.rules.cards import cards_of
 from games.rules.hand import HandState
-from tests.rules.builders import cards, playing, seat
+from tests.rules.builders import cards, playing, seat, stacked_deck
 
 
 def rules_of(preset: str | Rules, **options) -> Rules:
@@ -80,6 +80,17 @@ def hands_of(tricks: list[str]) -> dict[str, str]:
             name, code = word.split(":")
             hands[name].append(code)
     return {s: " ".join(codes) for s, codes in hands.items()}
+
+
+def deck_for_tricks(
+    rules: Rules, dealer: str, tricks: list[str], turned: str, taker: str = "N"
+) -> list[int]:
+    """A deck that deals the hands of ``tricks``, ``taker`` taking ``turned`` (one of its
+    cards): what a table started with it and bid that way then plays."""
+    hands = hands_of(tricks)
+    own = [c for c in hands[taker].split() if c != turned]
+    hands[taker] = " ".join(own[:5] + [turned] + own[5:])
+    return stacked_deck(rules, dealer, hands, turned, taker=taker)
 
 
 def play_tricks(state: HandState, tricks: list[str], announce: str = "") -> HandState:

@@ -29,7 +29,7 @@ def outsider(db):
 @pytest.fixture
 def start(players, creator):
     """Start a table of ``players`` created by ``creator`` (not seated, so they can watch
-    but not play), the first hand dealt from a fixed deck by North."""
+    but not play), the first hand dealt from a fixed deck (or ``deck``) by North."""
 
     def start(
         preset: str = "classique",
@@ -38,6 +38,7 @@ def start(players, creator):
         options: dict | None = None,
         spectators: bool = False,
         dealer: int = 0,
+        deck: list[int] | None = None,
     ) -> Table:
         table = service.create_table(
             created_by=creator,
@@ -47,7 +48,7 @@ def start(players, creator):
         )
         if spectators:
             lobby.set_spectators(table=table, by=creator, allowed=True)
-        service.start_table(table_id=table.pk, first_dealer=dealer, deck=fixed_deck(seed))
+        service.start_table(table_id=table.pk, first_dealer=dealer, deck=deck or fixed_deck(seed))
         table.refresh_from_db()
         return table
 

@@ -16,7 +16,8 @@ from games import rules as engine
 from games.board import card_name
 from games.models import Table
 from games.rules.cards import cards_of
-from tests.factories import play_to_the_end
+from tests.factories import act, play_to_the_end, play_tricks
+from tests.rules.tricks import deck_for_tricks, hearts_deal
 from tests.table_page.helpers import (
     board_of,
     client_for,
@@ -92,20 +93,18 @@ def test_the_player_to_speak_gets_the_bidding_buttons_the_others_none(table, pla
     assert board_of(get_board(other, table)).action_buttons == {}
 
 
-def test_the_second_round_offers_every_suit(table, players):
+def test_the_second_round_offers_every_other_suit(table, players):
+    """000: "chacun peut choisir une autre couleur comme atout ou passer"."""
     for _ in range(4):
         play_first_legal(table)  # pass comes first among the legal bids
     state = state_of(table)
     assert state.bid_round == 2
+    turned = engine.code_of(state.turned)[1]
 
     response = get_board(players[state.turn], table)
 
-    assert set(board_of(response).action_buttons) == {
-        "pass",
-        "take S",
-        "take H",
-        "take D",
-        "take C",
+    assert set(board_of(response).action_buttons) == {"pass"} | {
+        f"take {suit}" for suit in "SHDC" if suit != turned
     }
     page = text_of(response)
     assert "Second tour" in page
@@ -315,6 +314,50 @@ def test_announces_and_belote_are_shown_once_made(start, players):
             assert f'data-announce="{announce.kind}"' in page
     # Belote is called when the king or queen is played, not before.
     assert 'data-belote="belote"' not in page
+
+
+def test_81_each_in_annonces_shows_the_taker_dedans(start, players):
+    """001: "l'équipe prenante n'a pas réalisé son contrat, ce qui signifie qu'elle n'a
+    pas comptabilisé 82 points": W deals, N takes and makes 81 against 81."""
+    tricks = hearts_deal(81)
+    table = start(
+        "annonces",
+        dealer=W,
+        deck=deck_for_tricks(engine.PRESETS["annonces"], "W", tricks, "JH"),
+    )
+    act(table, "pass", "pass", "take")
+    play_tricks(table, tricks)
+
+    page = text_of(get_board(players[S], table))
+
+    assert "Nord est dedans." in page
+    assert "Litige" not in page and "en suspens" not in page
+    assert '<span class="mark mark-dedans">' in page
+    table.refresh_from_db()
+    assert table.current_hand.game.scores == (0, 162)
+
+
+def test_the_page_names_the_rules_a_table_changes_in_its_preset(start, players):
+    """A table's own options are shown under its preset: a creator's choice (automatic
+    announces) and a rule kept from an older preset (migration 0008), in each language."""
+    table = start(
+        options={"announces": "auto", "second_round_excludes_turned": False, "target": 501}
+    )
+    french = text_of(client_for(players[S]).get(url("table", table)))
+    assert "partie en 501 points" in french
+    assert "<li>Annonces automatiques</li>" in french
+    assert (
+        "<li>Au second tour, la couleur de la retourne ne peut plus être choisie : non</li>"
+        in french
+    )
+    players[N].language = "en"
+    players[N].save(update_fields=["language"])
+    english = text_of(client_for(players[N]).get(url("table", table)))
+    assert "<li>Automatic announces</li>" in english
+    assert "<li>In the second round, the turned suit can no longer be named: no</li>" in english
+
+    plain = start(seed=1)  # the preset as it is: nothing listed
+    assert 'class="rule-changes"' not in text_of(client_for(players[S]).get(url("table", plain)))
 
 
 def test_card_names_are_the_engines_french_names():

@@ -59,6 +59,18 @@ def test_the_page_shows_the_club_rules_and_teams(swiss, players):
     assert bracket(swiss) in text
 
 
+def test_the_page_names_the_rules_the_tournament_changes_in_its_preset(swiss, players):
+    """A tournament under way before the presets changed keeps the old value (migration
+    0008), and says so under its rules."""
+    swiss.options = {"target": 500, "second_round_excludes_turned": False}
+    swiss.save(update_fields=["options"])
+
+    text = client_for(players[0]).get(detail(swiss)).text
+
+    assert "parties en 500 points" in text
+    assert "Au second tour, la couleur de la retourne ne peut plus être choisie : non" in text
+
+
 def test_anyone_logged_in_may_look_but_only_members_register(swiss, outsider):
     page = client_for(outsider).get(detail(swiss))
 
