@@ -99,8 +99,10 @@ def annonces() -> Rules:
       missing from the document ("Les valeurs des annonces sont les suivantes :" and
       nothing): classique's values, sequences in the order it gives.
     - Partner master: "on peut, seulement si son partenaire est maître du pli, ne pas
-      couper": may discard. Overtrumping the partner and undertrumping are not stated:
-      kept as classique.
+      couper": may discard. Going higher (over the partner's trump, or over an opponent's
+      when void) is not stated: kept as classique. A void player who cannot go higher
+      still trumps: "à défaut couper à l'Atout quand on ne possède pas la couleur
+      demandée".
     - Contract: 82 points counting the belote ("sans oublier d'ajouter les points
       éventuels de la Belote"), announces not counted ("ce qui compte c'est la somme de
       la valeur des cartes gagnées"). 81 against 81 is no litige: "l'équipe prenante n'a

@@ -208,9 +208,11 @@ def test_overtrump_the_partner_as_in_classique():
     assert playable(first_trick(RULES, TRUMP_LED, "AH 7H")) == {"9H"}
 
 
-def test_undertrump_as_in_classique():
-    """Where 001 is silent the preset keeps the classique rule (000: "si on ne peut pas
-    surcouper, on sous-coupe")."""
+def test_overcut_an_opponent_as_in_classique_else_still_trump():
+    """Preset: "Going higher (over the partner's trump, or over an opponent's when void)
+    is not stated: kept as classique. A void player who cannot go higher still trumps:
+    "à défaut couper à l'Atout quand on ne possède pas la couleur demandée"." """
+    assert playable(first_trick(RULES, OVERCUT, "7S 8H")) == {"9H"}
     assert playable(first_trick(RULES, OVERCUT, "7S JH")) == {"9H", "7H"}
 
 
