@@ -159,7 +159,8 @@ else:
 
 
 # Background tasks (django.tasks) are stored in the database and run by `manage.py
-# db_worker`.
+# belote_worker` (django-tasks-db's db_worker, which also outlives a database restart:
+# games/worker.py).
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
