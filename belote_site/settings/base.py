@@ -237,6 +237,9 @@ LANGUAGES = [
     ("en", "English"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language cookie goes along with same-site requests and top-level navigations only,
+# like the session and CSRF cookies (Django's default for those; none for this one).
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True
 TIME_ZONE = "Europe/Paris"
 USE_TZ = True
