@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
-from tests.processes import ROOT
+from tests.processes import run_manage
 
 PRODUCTION = {
     "DJANGO_SETTINGS_MODULE": "belote_site.settings.prod",
@@ -21,20 +20,11 @@ PRODUCTION = {
     "ALLOWED_HOSTS": "belote.example.org",
     "DATABASE_URL": "postgres://belote@127.0.0.1:5432/belote",
     "REDIS_URL": "redis://127.0.0.1:6379/0",
-    "PATH": "/usr/bin:/bin",
 }
 
 
 def manage(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env={**PRODUCTION, **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    return run_manage(*args, env={**PRODUCTION, **env})
 
 
 def settings_of(*names: str, **env: str) -> dict:

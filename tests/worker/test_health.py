@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import datetime
 import io
-import subprocess
-import sys
 
 import pytest
 import time_machine
@@ -20,7 +18,7 @@ from django.tasks import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from tests.processes import ROOT, process_env
+from tests.processes import run_manage
 from tests.worker import tasks
 
 pytestmark = pytest.mark.django_db
@@ -121,18 +119,8 @@ def test_the_command_exits_non_zero_for_a_monitor():
     """As a monitor runs it: another process, its exit status."""
     tasks.echo.using(run_after=timezone.now() - datetime.timedelta(minutes=2)).enqueue("late")
 
-    def run(max_lag: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "manage.py", "belote_health", f"--max-lag={max_lag}"],
-            cwd=ROOT,
-            env=process_env(),
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-
-    late, fine = run("60"), run("3600")
+    late = run_manage("belote_health", "--max-lag=60")
+    fine = run_manage("belote_health", "--max-lag=3600")
 
     assert late.returncode == 1, late.stdout + late.stderr
     assert "over 60 s" in late.stderr
