@@ -1,6 +1,7 @@
 """``manage.py belote_health``: the task queue's lag, for monitoring (games/worker.py)."""
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 from django.utils import timezone
 from django_tasks_db.management.commands import db_worker
 
@@ -10,7 +11,8 @@ from games.worker import queue_health
 class Command(BaseCommand):
     help = (
         "Reports the task queue: tasks waiting, the oldest one and how long it has been "
-        "ready to run. Exits 1 when that lag is over --max-lag seconds."
+        "ready to run. Exits 1 when that lag is over --max-lag seconds, 2 when the database "
+        "cannot be read."
     )
 
     def add_arguments(self, parser):
@@ -22,7 +24,10 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, max_lag: float, **options):
-        health = queue_health()
+        try:
+            health = queue_health()
+        except DatabaseError as error:
+            raise CommandError(f"the task queue cannot be read: {error}", returncode=2) from error
         lag = health.lag.total_seconds()
         self.stdout.write(f"tasks waiting: {health.waiting}")
         self.stdout.write(f"tasks running: {health.running}")
