@@ -10,7 +10,7 @@ answers, and goes on. The task it was running when the connection went is put ba
 the queue, and so is a task that failed on a database error (lost connection, lock), up
 to ``MAX_ATTEMPTS`` runs: every task of games/tasks.py checks the table's version, so a
 second run is harmless. Any other error still ends the process, for the service manager
-to restart it (deploy/belote-worker.service).
+to restart it (deploy/belote-worker@.service).
 
 ``queue_health`` is what ``manage.py belote_health`` reports for monitoring: how long the
 oldest task ready to run has waited for a worker.
