@@ -18,7 +18,7 @@ from django.tasks import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from tests.processes import process_env, run_manage
+from tests.processes import run_manage
 from tests.worker import tasks
 
 pytestmark = pytest.mark.django_db
@@ -129,7 +129,7 @@ def test_the_command_exits_non_zero_for_a_monitor():
 
 
 def test_a_database_out_of_reach_fails_the_check_with_its_own_status():
-    env = {**process_env(), "DATABASE_URL": "postgres://belote@127.0.0.1:1/belote"}
+    env = {"DATABASE_URL": "postgres://belote@127.0.0.1:1/belote"}
 
     done = run_manage("belote_health", env=env)
 
