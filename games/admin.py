@@ -246,6 +246,28 @@ class ActionInline(ReadOnlyInline):
 
 @admin.register(Hand)
 class HandAdmin(ReadOnlyAdmin):
+    """A hand and its tricks and actions. Its deck is every player's cards: shown once
+    the hand is over (as the site's history does), never while it is played; what is
+    public meanwhile (the contract, the tricks and the cards played) shows."""
+
+    fields = [
+        "game",
+        "number",
+        "dealer",
+        "deck_when_over",
+        "contract",
+        "taker",
+        "ended",
+        "points_ns",
+        "points_ew",
+        "made",
+        "litige",
+        "capot",
+        "held",
+        "started_at",
+        "finished_at",
+    ]
+    readonly_fields = fields
     list_display = [
         "__str__",
         "game",
@@ -258,6 +280,12 @@ class HandAdmin(ReadOnlyAdmin):
     ]
     list_filter = ["contract", "made", "litige"]
     inlines = [TrickInline, ActionInline]
+
+    @admin.display(description=_("paquet"))
+    def deck_when_over(self, hand: Hand) -> str:
+        if hand.is_over:
+            return hand.deck
+        return gettext("Caché jusqu'à la fin de la donne.")
 
 
 @admin.register(Trick)

@@ -1,4 +1,4 @@
-"""Background work (Django tasks, django-tasks-db backend, run by ``manage.py db_worker``).
+"""Background work (Django tasks, django-tasks-db backend, run by ``manage.py belote_worker``).
 
 Every task re-reads the table and checks its version, so running one twice or late is
 harmless. ``sweep_task`` re-enqueues itself every SWEEP_SECONDS: the worker has no cron,

@@ -1,31 +1,40 @@
-"""URLs of the tables, under /tables/."""
+"""URLs of the tables, under /tables/.
+
+Every page of a table, its fragments and the answers of its forms may carry a player's
+cards (the board, a finished hand's history) or the table's secret invitation link: they
+are answered with ``Cache-Control: no-store`` (``never_cache``), so that neither a shared
+cache nor the browser's keeps them, and a page left on a shared computer does not come
+back from the cache after logging out.
+"""
 
 from django.urls import path
+from django.views.decorators.cache import never_cache
 
 from games import views
 
 app_name = "games"
 
+
+def table_path(route: str, view, name: str):
+    return path(f"<int:table_id>/{route}", never_cache(view), name=name)
+
+
 urlpatterns = [
     path("", views.table_list, name="list"),
     path("nouvelle/", views.table_create, name="create"),
-    path("<int:table_id>/", views.table_detail, name="table"),
-    path("<int:table_id>/rejoindre/<slug:token>/", views.table_join, name="join"),
-    path("<int:table_id>/inviter/", views.table_invite, name="invite"),
-    path("<int:table_id>/lien/renouveler/", views.table_revoke_link, name="revoke_link"),
-    path("<int:table_id>/places/prendre/", views.table_take_seat, name="take_seat"),
-    path("<int:table_id>/places/quitter/", views.table_leave_seat, name="leave_seat"),
-    path("<int:table_id>/places/echanger/", views.table_move_player, name="move_player"),
-    path("<int:table_id>/places/robot/", views.table_set_bot, name="set_bot"),
-    path("<int:table_id>/places/retirer-robot/", views.table_remove_bot, name="remove_bot"),
-    path("<int:table_id>/commencer/", views.table_start, name="start"),
-    path("<int:table_id>/spectateurs/", views.table_spectators, name="spectators"),
-    path("<int:table_id>/plateau/", views.table_board_fragment, name="board"),
-    path("<int:table_id>/jouer/", views.table_play, name="play"),
-    path("<int:table_id>/reprendre/", views.table_take_back, name="take_back"),
-    path(
-        "<int:table_id>/donnes/<int:game_number>/<int:hand_number>/",
-        views.hand_history,
-        name="hand",
-    ),
+    table_path("", views.table_detail, "table"),
+    table_path("rejoindre/<slug:token>/", views.table_join, "join"),
+    table_path("inviter/", views.table_invite, "invite"),
+    table_path("lien/renouveler/", views.table_revoke_link, "revoke_link"),
+    table_path("places/prendre/", views.table_take_seat, "take_seat"),
+    table_path("places/quitter/", views.table_leave_seat, "leave_seat"),
+    table_path("places/echanger/", views.table_move_player, "move_player"),
+    table_path("places/robot/", views.table_set_bot, "set_bot"),
+    table_path("places/retirer-robot/", views.table_remove_bot, "remove_bot"),
+    table_path("commencer/", views.table_start, "start"),
+    table_path("spectateurs/", views.table_spectators, "spectators"),
+    table_path("plateau/", views.table_board_fragment, "board"),
+    table_path("jouer/", views.table_play, "play"),
+    table_path("reprendre/", views.table_take_back, "take_back"),
+    table_path("donnes/<int:game_number>/<int:hand_number>/", views.hand_history, "hand"),
 ]

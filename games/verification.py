@@ -4,15 +4,58 @@ What the replay decides and the rows must match: each hand's dealer, contract an
 tricks and result; each game's score, held litige points and winner; and the table's
 own position, its status, whose turn it is and its current hand (what lists of tables
 and the clocks read without replaying anything).
+
+On a live site the rows change while they are read: a move committed between the read of
+a table's log and the read of its hands would look like a mismatch. ``verify_stored_table``
+therefore reads each table in one snapshot (``read_snapshot``), which a move committed
+meanwhile does not change and which blocks no move.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.db import connection, transaction
 
 from games import rules as engine
 from games.models import Hand, Table
 from games.selectors import replay_hand
+
+
+@contextmanager
+def read_snapshot() -> Iterator[None]:
+    """The reads inside see the database as it was at the first of them, whatever is
+    committed meanwhile, and take no lock: on PostgreSQL a REPEATABLE READ, READ ONLY
+    transaction; on SQLite (WAL) a deferred transaction, a reader that writers do not
+    wait for (ours otherwise begin IMMEDIATE and take the write lock). Inside a
+    transaction already open, that transaction decides."""
+    if connection.in_atomic_block:
+        yield
+        return
+    if connection.vendor == "sqlite":
+        connection.ensure_connection()  # transaction_mode comes with the connection
+        mode = connection.transaction_mode
+        connection.transaction_mode = "DEFERRED"
+        try:
+            with transaction.atomic():
+                yield
+        finally:
+            connection.transaction_mode = mode
+        return
+    with transaction.atomic():
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+        yield
+
+
+def verify_stored_table(table_id: int) -> list[str] | None:
+    """``verify_table`` on one snapshot of the table's rows; None if it no longer exists."""
+    with read_snapshot():
+        table = Table.objects.filter(pk=table_id).first()
+        return None if table is None else verify_table(table)
 
 
 def verify_table(table: Table) -> list[str]:

@@ -52,11 +52,11 @@ def process_env() -> dict[str, str]:
     return env
 
 
-def run_python(code: str, env: dict | None = None) -> str:
-    """Run ``code`` in ``manage.py shell`` in another process (``env`` over
-    ``process_env()``); its output."""
-    done = subprocess.run(
-        [sys.executable, "manage.py", "shell", "--no-startup", "-c", code],
+def run_manage(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``manage.py *args`` in another process (``env`` over ``process_env()``), as an
+    operator or a monitor runs it."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
         cwd=ROOT,
         env={**process_env(), **(env or {})},
         capture_output=True,
@@ -64,6 +64,12 @@ def run_python(code: str, env: dict | None = None) -> str:
         timeout=60,
         check=False,
     )
+
+
+def run_python(code: str, env: dict | None = None) -> str:
+    """Run ``code`` in ``manage.py shell`` in another process (``env`` over
+    ``process_env()``); its output."""
+    done = run_manage("shell", "--no-startup", "-c", code, env=env)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 

@@ -45,6 +45,20 @@ def test_language_switch_sets_the_cookie(client):
     assert "Welcome to the belote club" in client.get("/").text
 
 
+def test_the_language_cookie_is_same_site_lax(client):
+    """Issue 13: "the language cookie has no SameSite attribute"."""
+    switched = client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    english = User.objects.create_user("anna", "anna@example.com", "pw", language="en")
+    client.cookies.clear()
+    client.force_login(english)
+    followed = client.get("/")  # the player's preference sets the cookie
+
+    for response in (switched, followed):
+        cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+        assert cookie.value == "en"
+        assert cookie["samesite"] == "Lax"
+
+
 def test_every_page_sends_a_strict_content_security_policy(client):
     policy = client.get("/").headers["Content-Security-Policy"]
 

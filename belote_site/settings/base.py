@@ -159,7 +159,8 @@ else:
 
 
 # Background tasks (django.tasks) are stored in the database and run by `manage.py
-# db_worker`.
+# belote_worker` (django-tasks-db's db_worker, which also outlives a database restart:
+# games/worker.py).
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
@@ -236,6 +237,9 @@ LANGUAGES = [
     ("en", "English"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language cookie goes along with same-site requests and top-level navigations only,
+# like the session and CSRF cookies (Django's default for those; none for this one).
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 USE_I18N = True
 TIME_ZONE = "Europe/Paris"
 USE_TZ = True

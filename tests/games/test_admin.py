@@ -1,12 +1,17 @@
 """Admin pages: every model can be looked at; the history (games to actions) cannot be edited."""
 
 import random
+import re
 
 import pytest
+from django.contrib.auth.models import Permission
 from django.urls import reverse
+from django.utils.html import escape
 
 from accounts.models import User
+from games import rules as engine
 from games.models import Action, Game, Hand, Table, Trick
+from games.selectors import hand_state
 from games.verification import verify_table
 from tests.factories import make_table, make_user, play_random_move, started_table
 
@@ -196,3 +201,96 @@ def test_the_abandon_action_stops_a_table_through_the_service(admin_client, tabl
     assert "laissées telles quelles" in again.text
     table.refresh_from_db()
     assert table.version == version + 1
+
+
+# ---------------------------------------------------------------------------------------
+# The cards of a hand in play stay hidden (issue 13: "The admin shows the whole deck of a
+# hand in play to superusers and to staff with view rights")
+
+
+@pytest.fixture
+def viewer_client(client):
+    """Staff with the view rights on tables and their history, no more."""
+    viewer = make_user("viewer", is_staff=True)
+    names = ["view_table", "view_game", "view_hand", "view_trick", "view_action"]
+    viewer.user_permissions.set(Permission.objects.filter(codename__in=names))
+    client.force_login(viewer)
+    return client
+
+
+def hidden_codes(hand: Hand) -> set[str]:
+    """The cards of ``hand`` nobody has seen yet: neither played nor the turned card."""
+    state = hand_state(hand.game.table, hand)
+    seen = {card for trick in state.tricks for card in trick.cards} | set(state.trick)
+    seen |= {state.turned} if state.turned >= 0 else set()
+    return {engine.code_of(card) for card in state.deck if card not in seen}
+
+
+def codes_on(page: str, codes: set[str]) -> set[str]:
+    """Which of the card ``codes`` the page shows, alone or within a run of cards."""
+    shown = set()
+    for run in re.findall(r"(?<![0-9A-Za-z])(?:[789TJQKA][SHDC])+(?![0-9A-Za-z])", page):
+        shown |= {run[i : i + 2] for i in range(0, len(run), 2)} & codes
+    return shown
+
+
+def admin_pages(table: Table, hand: Hand) -> list[str]:
+    """Every admin page where a hand, its tricks or its actions show."""
+    pages = [
+        url(Hand, "changelist"),
+        url(Hand, "change", hand.pk),
+        url(Game, "changelist"),
+        url(Game, "change", hand.game_id),
+        url(Table, "changelist"),
+        url(Table, "change", table.pk),
+        url(Trick, "changelist"),
+        url(Action, "changelist"),
+        f"{url(Action, 'changelist')}?table__id__exact={table.pk}",
+    ]
+    pages += [url(Trick, "change", pk) for pk in hand.tricks.values_list("pk", flat=True)]
+    pages += [url(Action, "change", pk) for pk in table.actions.values_list("pk", flat=True)]
+    return pages
+
+
+@pytest.mark.parametrize("who", ["admin_client", "viewer_client"])
+def test_no_admin_page_shows_the_unplayed_cards_of_a_hand_in_play(request, who, table):
+    client = request.getfixturevalue(who)
+    hand = Hand.objects.get(game__table=table)
+    hidden = hidden_codes(hand)
+    assert len(hidden) > 20 and not hand.is_over
+
+    for page in admin_pages(table, hand):
+        response = client.get(page)
+        assert response.status_code == 200, page
+        assert hand.deck not in response.text, page
+        assert codes_on(response.text, hidden) == set(), page
+
+    change = client.get(url(Hand, "change", hand.pk)).text
+    assert escape("Caché jusqu'à la fin de la donne.") in change
+
+
+@pytest.mark.parametrize("who", ["admin_client", "viewer_client"])
+def test_the_admin_shows_the_deck_of_a_finished_hand(request, who):
+    client = request.getfixturevalue(who)
+    table = started_table()
+    rng = random.Random(5)
+    while Hand.objects.filter(game__table=table).count() < 2:
+        play_random_move(table, rng)
+    finished, in_play = Hand.objects.filter(game__table=table).order_by("number")
+
+    shown = client.get(url(Hand, "change", finished.pk)).text
+    hidden = client.get(url(Hand, "change", in_play.pk)).text
+
+    assert finished.deck in shown
+    assert in_play.deck not in hidden
+    assert codes_on(hidden, hidden_codes(in_play)) == set()
+
+
+def test_the_played_cards_and_the_contract_of_a_hand_in_play_show(admin_client, table):
+    hand = Hand.objects.get(game__table=table)
+    trick = hand.tricks.get(number=1)
+
+    page = admin_client.get(url(Hand, "change", hand.pk)).text
+
+    assert trick.cards in page  # the trick inline
+    assert hand.get_contract_display() in page

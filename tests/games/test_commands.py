@@ -1,16 +1,19 @@
 """The management commands: ``belote_verify`` (replay every log) and ``belote_simulate``."""
 
 import random
+import threading
+from contextlib import contextmanager
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.db import connection
 from django.db.models import F
 
 from games import service
 from games.models import Game, Hand, Table, Trick
 from games.rules import MODES
-from tests.factories import play_random_move, play_to_the_end, started_table
+from tests.factories import play_random_move, play_to_the_end, seated_user, started_table
 
 pytestmark = pytest.mark.django_db
 
@@ -154,6 +157,67 @@ def test_verify_checks_only_the_tables_asked_for(played_tables):
     out, _ = verify(str(played_tables[1].pk), str(played_tables[2].pk))
 
     assert "2 tables checked, all match their log" in out
+
+
+# ---------------------------------------------------------------------------------------
+# A live site: moves are committed while the command reads
+
+
+@contextmanager
+def a_take_committed_after_each_log_is_read(tables: list[Table]):
+    """Each table's player to act takes, from another connection, right after the
+    verification has read the table's action log and before it reads its hands (the
+    ``take`` stores the hand's contract). Yields the ids of the tables that moved."""
+    waiting = {table.pk for table in tables}
+    moved: set[int] = set()
+    errors: list[BaseException] = []
+
+    def take(table_id: int) -> None:
+        try:
+            table = Table.objects.get(pk=table_id)
+            outcome = service.submit(
+                table_id=table_id,
+                actor=seated_user(table, table.turn),
+                action="take",
+                expected_version=table.version,
+            )
+            assert outcome.applied
+            moved.add(table_id)
+        except BaseException as error:  # reported by the test's thread
+            errors.append(error)
+        finally:
+            connection.close()
+
+    def after_the_log(execute, sql, params, many, context):
+        result = execute(sql, params, many, context)
+        if '"games_action"' in sql and params and params[0] in waiting:
+            waiting.discard(params[0])
+            mover = threading.Thread(target=take, args=(params[0],))
+            mover.start()
+            mover.join(timeout=30)
+            assert not mover.is_alive(), "the move did not commit"
+        return result
+
+    with connection.execute_wrapper(after_the_log):
+        yield moved
+    assert errors == []
+
+
+@pytest.mark.django_db(transaction=True)  # real commits, from another connection
+def test_verify_is_not_fooled_by_moves_committed_while_it_reads():
+    """Issue 13: "While tables were playing it reported 6 to 10 tables of about 100 as
+    differing and exited 1; inside one REPEATABLE READ transaction the same data verified
+    every time." """
+    tables = [started_table() for _ in range(3)]
+
+    with a_take_committed_after_each_log_is_read(tables) as moved:
+        out, err = verify()
+
+    assert err == ""
+    assert "3 tables checked, all match their log" in out
+    assert moved == {table.pk for table in tables}  # each moved half-way through its check
+    assert all(Hand.objects.get(game__table=table).contract for table in tables)
+    assert "3 tables checked, all match their log" in verify()[0]  # what they are now
 
 
 def test_simulate_plays_bot_games_to_the_end():

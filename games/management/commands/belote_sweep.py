@@ -4,7 +4,7 @@ tournament rounds past their deadline.
 ``belote_sweep`` runs the sweep once (games/timing.py, then
 games.tournaments.sweep_round_deadlines); running it again does nothing more.
 ``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
-db_worker then runs every SWEEP_SECONDS (it re-enqueues itself, once, even when one of
+worker (belote_worker) runs every SWEEP_SECONDS (it re-enqueues itself, once, even when one of
 its steps fails), which closes the overdue tournament rounds too and queues the day's
 digest after DIGEST_HOUR (games/notifications.py; ``belote_digest`` sends it by hand).
 Each sweep queues the next before it works, so a worker killed mid-sweep leaves it
@@ -26,7 +26,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--schedule",
             action="store_true",
-            help="Programme le balayage périodique (exécuté par db_worker) au lieu de balayer.",
+            help="Programme le balayage périodique (exécuté par belote_worker) au lieu de balayer.",
         )
 
     def handle(self, *args, schedule: bool = False, **options):
