@@ -46,7 +46,7 @@ import time
 from pathlib import Path
 
 import live_bench  # this script's folder is on sys.path
-from live_bench import CSRF_INPUT, SESSION_COOKIE, Http, Processes, Socket, percentile
+from live_bench import CSRF_INPUT, Http, Processes, Socket, percentile
 
 WORKER_INTERVAL = 0.1  # seconds the worker waits when no task is due
 
@@ -159,41 +159,6 @@ def start_redis(processes: Processes, port: int, folder: Path) -> None:
         if process.poll() is not None or time.monotonic() > deadline:
             raise RuntimeError(f"redis-server did not start:\n{log.read_text()[-2000:]}")
         time.sleep(0.02)
-
-
-def prepare(bot_tables: int) -> dict:
-    from django.db import connections
-    from django.test import Client
-
-    from accounts.models import User
-    from games import service
-    from games.models import BotLevel
-
-    def session_of(user) -> str:
-        client = Client()
-        client.force_login(user)
-        return client.cookies[SESSION_COOKIE].value
-
-    players = [User.objects.create_user(f"outage{p}", f"outage{p}@example.org") for p in range(4)]
-    table = service.create_table(
-        created_by=players[0], preset="classique", players=dict(enumerate(players))
-    )
-    service.start_table(table_id=table.pk)
-    watcher = User.objects.create_user("watcher", "watcher@example.org")
-    bots = []
-    for _ in range(bot_tables):
-        seats = dict.fromkeys(range(4), BotLevel.HEURISTIC)
-        bot_table = service.create_table(created_by=watcher, preset="classique", bots=seats)
-        service.start_table(table_id=bot_table.pk)  # queues the first bot move
-        bots.append(bot_table.pk)
-    data = {
-        "table": table.pk,
-        "sessions": [session_of(user) for user in players],
-        "watcher": session_of(watcher),
-        "bot_tables": bots,
-    }
-    connections.close_all()
-    return data
 
 
 # ---------------------------------------------------------------------------------------
@@ -332,7 +297,7 @@ def conduct(args) -> int:
         try:
             port = free_port()
             start_redis(processes, port, folder)
-            data = prepare(args.bot_tables)
+            data = live_bench.prepare(args)  # the bot tables' first moves are queued
             env = {
                 **os.environ,
                 "DJANGO_SETTINGS_MODULE": "belote_site.settings.bench",
@@ -363,9 +328,8 @@ def conduct(args) -> int:
         finally:
             processes.stop_all()
             if args.log_dir:
-                args.log_dir.mkdir(parents=True, exist_ok=True)
-                for log_file in folder.glob("*.log"):
-                    shutil.copy(log_file, args.log_dir / log_file.name)
+                logs_only = shutil.ignore_patterns("*.sqlite3*", "*.rdb")
+                shutil.copytree(folder, args.log_dir, ignore=logs_only, dirs_exist_ok=True)
             connection.close()
             teardown_databases(created, verbosity=0)
 

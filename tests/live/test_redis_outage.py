@@ -178,12 +178,14 @@ def test_the_board_and_the_table_page_are_served(table, people, redis_down):
     assert f'data-version="{version}"' in page.text
 
 
-def test_a_page_still_shows_the_pages_this_process_saw_open(table, people, redis_down):
-    """Presence falls back to this process's memory: the dots of the pages it serves."""
+def test_presence_counts_in_the_processs_memory(table, people, redis_down):
+    """The dots of the pages this process serves come and go."""
+    north, west = people[N].pk, people[W].pk
 
-    async_to_sync(presence.arrive)(table.pk, people[N].pk)
-
-    assert presence.connected(table.pk, [people[N].pk, people[W].pk]) == {people[N].pk}
+    assert async_to_sync(presence.arrive)(table.pk, north) is True
+    assert presence.connected(table.pk, [north, west]) == {north}
+    assert async_to_sync(presence.leave)(table.pk, north) is True
+    assert presence.connected(table.pk, [north, west]) == set()
 
 
 def test_the_other_pages_are_served(people, redis_down):
@@ -206,7 +208,8 @@ def test_a_player_logs_in(redis_down, client):
 
 def test_the_login_limit_still_holds_in_the_process(redis_down, client):
     """Fail-safe rather than fail-open: the 5 failures per address in 5 minutes are
-    counted in this process's memory while Redis is down (README, "Fault tolerance")."""
+    counted in this process's memory while Redis is down (README, "When Redis goes
+    away")."""
     player = make_player()
     wrong = {"login": player.email, "password": "pas-le-bon"}
     for _ in range(5):
