@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -30,6 +31,7 @@ import redis
 import time_machine
 from asgiref.sync import async_to_sync, sync_to_async
 from django.conf import settings
+from django.core import mail
 from django.core.cache import cache
 from django.test import override_settings
 from django.urls import reverse
@@ -201,6 +203,19 @@ def test_a_player_logs_in(redis_down, client):
 
     assert client.get(reverse("account_login")).status_code == 200
     response = client.post(reverse("account_login"), {"login": player.email, "password": PASSWORD})
+
+    assert response.status_code == 302
+    assert client.get(reverse("home")).context["user"] == player
+
+
+def test_a_player_logs_in_by_the_emailed_code(redis_down, client):
+    """The code requests are limited in the cache too (accounts/forms.py)."""
+    player = make_player()
+
+    response = client.post(reverse("account_request_login_code"), {"email": player.email})
+    assert response.headers["location"] == reverse("account_confirm_login_code")
+    (code,) = re.findall(r"^[A-Z0-9]{4}-[A-Z0-9]{4}$", mail.outbox[-1].body, re.MULTILINE)
+    response = client.post(reverse("account_confirm_login_code"), {"code": code})
 
     assert response.status_code == 302
     assert client.get(reverse("home")).context["user"] == player
