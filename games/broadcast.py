@@ -12,16 +12,32 @@ Redis, for every move; a channel layer shared between processes (Redis) is there
 from one event loop that lives in a thread of its own, and keeps its connections. The
 in-memory layer only reaches the consumers of its own process, through their loop: it
 keeps ``async_to_sync``.
+
+A broadcast is best effort: the change is committed when it is told, and its follow-ups
+are queued in its own transaction (games/service.py). When the channel layer fails (Redis
+down or out of reach) the message is lost, the failure logged (once per outage,
+belote_site/outage.py), and the caller goes on; a page that missed it sees the change at
+the table's next broadcast, or at its heartbeat (static/js/table.js) at the latest. A send
+waits at most ``SEND_TIMEOUT`` seconds, even behind others to a Redis that does not answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+
+from belote_site.outage import Outage
+
+logger = logging.getLogger(__name__)
+
+outage = Outage("the channel layer", logger)
+
+SEND_TIMEOUT = 1.0  # seconds
 
 
 def table_group(table_id: int) -> str:
@@ -29,33 +45,48 @@ def table_group(table_id: int) -> str:
 
 
 def table_changed(table_id: int, version: int, *, by: int | None = None) -> None:
-    """``by``: the user whose move it was (their page has the new board as its answer)."""
+    """``by``: the user whose move it was (their page has the new board as its answer).
+    Never raises: a failure is logged."""
     layer = get_channel_layer()
     if layer is None:
         return
     message = {"type": "table.changed", "table": table_id, "version": version}
     if by is not None:
         message["by"] = by
-    if isinstance(layer, InMemoryChannelLayer):
-        from games.relay import relay
+    try:
+        if isinstance(layer, InMemoryChannelLayer):
+            from games.relay import relay
 
-        relay.heard(table_id, version)
-        # Only this process's pages can hear it. Without one at this table (the task
-        # worker, a command, a table nobody watches here) there is nobody to tell, and
-        # async_to_sync would start a thread and an event loop to tell nobody.
-        if table_group(table_id) in layer.groups:
-            async_to_sync(layer.group_send)(table_group(table_id), message)
+            relay.heard(table_id, version)
+            # Only this process's pages can hear it. Without one at this table (the task
+            # worker, a command, a table nobody watches here) there is nobody to tell, and
+            # async_to_sync would start a thread and an event loop to tell nobody.
+            if table_group(table_id) in layer.groups:
+                async_to_sync(layer.group_send)(table_group(table_id), message)
+        else:
+            _sender.run(_send(layer, table_group(table_id), message))
+    except Exception as error:
+        outage.failed(error)
     else:
-        _sender.run(layer.group_send(table_group(table_id), message))
+        outage.worked()
 
 
 async def presence_changed(table_id: int) -> None:
     """Someone came or went: each page gets its board again to move the dots (in the
-    lobby, it refetches)."""
+    lobby, it refetches). Never raises: a failure is logged."""
     layer = get_channel_layer()
     if layer is None:
         return
-    await layer.group_send(table_group(table_id), {"type": "table.presence", "table": table_id})
+    try:
+        await _send(layer, table_group(table_id), {"type": "table.presence", "table": table_id})
+    except Exception as error:
+        outage.failed(error)
+    else:
+        outage.worked()
+
+
+async def _send(layer, group: str, message: dict) -> None:
+    await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT)
 
 
 class _LoopThread:

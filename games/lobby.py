@@ -40,7 +40,7 @@ from games.models import (
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
 from games.selectors import can_view
-from games.service import Outcome, ServiceError, _after_commit, _deal, _first_turn, _lock, _log
+from games.service import Outcome, ServiceError, _deal, _first_turn, _follow_up, _lock, _log
 
 SOUTH = 2
 
@@ -426,7 +426,7 @@ def rematch(
         table.save(
             update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
         )
-    _after_commit(table.pk, table.version, seats[table.turn].bot_plays, clock=table)
+        _follow_up(table.pk, table.version, seats[table.turn].bot_plays, clock=table)
     return Outcome(table.version, True)
 
 
@@ -475,7 +475,7 @@ def _record(
     table.version = _log(table, None, actor, kind, payload, seat=seat)
     table.save(update_fields=["version", "updated_at"])
     if broadcast:
-        _after_commit(table.pk, table.version, False)
+        _follow_up(table.pk, table.version, False)
     return Outcome(table.version, True)
 
 

@@ -9,7 +9,9 @@ while their counter is above zero, whatever the number of tabs.
 
 Nothing here is game state and nothing depends on it being exact: a lost update heals at
 the next heartbeat. The cache must be shared by every process serving websockets (Redis
-as soon as REDIS_URL is set, see belote_site/settings/base.py).
+as soon as REDIS_URL is set, see belote_site/settings/base.py). While Redis is down, each
+process counts in its own memory (belote_site/cache.py): a page shows the dots of the
+pages its process serves, and the stand-in bots wait for Redis (games/timing.py).
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@
 (a stale or repeated submission changes nothing), rebuild the hand from its log, let the
 engine validate and apply the move, write the action (and the trick, hand and game rows
 it completes), bump the version, set the clock of the player to act (``Table.deadline``,
-games/clock.py), and after the commit tell the viewers and the bots and schedule the
-deadline's expiry (``expire_deadline``, which applies the table's timeout policy).
+games/clock.py), queue in the same transaction what follows (the bot's move, the expiry
+of the deadline by ``expire_deadline``, which applies the table's timeout policy), and
+after the commit tell the viewers, best effort (``_follow_up``).
 Views, bots, tasks and commands call these functions; nothing else writes game state.
 """
 
@@ -135,7 +136,7 @@ def start_table(
             update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
         )
         remember_state(table, _dealt(table))
-    _after_commit(table.pk, version, seats[table.turn].bot_plays, clock=table)
+        _follow_up(table.pk, version, seats[table.turn].bot_plays, clock=table)
     return Outcome(version, True)
 
 
@@ -205,8 +206,8 @@ def submit(
         # The pages of this version, and the next move, need not replay the hand.
         current = after if table.current_hand_id == hand.pk else _dealt(table)
         remember_state(table, current)
-    by = None if isinstance(actor, SeatAgent) else actor.pk
-    _after_commit(table.pk, version, bot_next and notify_bots, clock=table, by=by)
+        by = None if isinstance(actor, SeatAgent) else actor.pk
+        _follow_up(table.pk, version, bot_next and notify_bots, clock=table, by=by)
     return Outcome(version, True)
 
 
@@ -314,7 +315,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
         if paused > now:
             table.deadline = paused
             table.save(update_fields=["deadline"])
-            _after_commit(table.pk, version, False, clock=table)
+            _follow_up(table.pk, version, False, clock=table)
             return None
         seat.timeouts += 1
         seat.save(update_fields=["timeouts"])
@@ -350,7 +351,7 @@ def _forfeit(table: Table, seat: Seat, now) -> Outcome:
     table.version = version
     table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
     game_finished(game)
-    _after_commit(table.pk, version, False)
+    _follow_up(table.pk, version, False)
     return Outcome(version, True)
 
 
@@ -371,7 +372,7 @@ def abandon_table(*, table_id: int, reason: str) -> Outcome:
         table.deadline = None
         table.version = version
         table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
-    _after_commit(table.pk, version, False)
+        _follow_up(table.pk, version, False)
     return Outcome(version, True)
 
 
@@ -452,7 +453,7 @@ def _log(
     return seq
 
 
-def _after_commit(
+def _follow_up(
     table_id: int,
     version: int,
     bot_next: bool,
@@ -460,36 +461,43 @@ def _after_commit(
     clock: Table | None = None,
     by: int | None = None,
 ) -> None:
-    """Once committed: tell the table's viewers, notify the human whose turn it is
-    (games.notifications), and wake the bot whose turn it is.
+    """In the transaction of a change: queue what follows it, and tell the table's
+    viewers once it is committed.
 
-    With ``clock`` (the table as saved): the bot waits BOT_DELAY_SECONDS at a live table
-    so that people can follow, and the expiry of ``clock.deadline`` is scheduled. ``by``:
-    the user who made the change, whose page gets the new board as its answer.
+    Queued here, in the change's own transaction (the task queue is in the database), so
+    that a committed change always has them and a change rolled back has none: the move
+    of the bot whose turn it is, and the turn notification of the human whose turn it is
+    (games.notifications). With ``clock`` (the table as saved): the bot waits
+    BOT_DELAY_SECONDS at a live table so that people can follow, and the expiry of
+    ``clock.deadline`` and the check for an absent live player are scheduled.
+
+    Then, on commit, the broadcast: best effort, it never raises (games/broadcast.py), so
+    a change that is saved is answered as saved even while Redis is down. ``by``: the user
+    who made the change, whose page gets the new board as its answer.
     """
     from games import notifications
     from games.broadcast import table_changed
     from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
     from games.timing import live_grace
 
-    transaction.on_commit(lambda: table_changed(table_id, version, by=by))
+    assert transaction.get_connection().in_atomic_block, "follow-ups belong to a change"
     now = timezone.now()
     live = clock is not None and clock.pace == Pace.LIVE
     if not live:  # live tables get no turn notifications: not even the query deciding it
-        transaction.on_commit(lambda: notifications.turn_started(table_id, version))
+        notifications.turn_started(table_id, version)
     if bot_next:
         task = play_bot_move_task
         if live:
             delay = datetime.timedelta(seconds=settings.BOT_DELAY_SECONDS)
             task = task.using(run_after=now + delay)
-        transaction.on_commit(lambda: task.enqueue(table_id=table_id, version=version))
+        task.enqueue(table_id=table_id, version=version)
     deadline = clock.deadline if clock is not None else None
     if deadline is not None:
-        expiry = expire_deadline_task.using(run_after=deadline)
-        transaction.on_commit(lambda: expiry.enqueue(table_id=table_id, version=version))
+        expire_deadline_task.using(run_after=deadline).enqueue(table_id=table_id, version=version)
         if live:
             check = check_absent_task.using(run_after=now + live_grace(clock.move_seconds))
-            transaction.on_commit(lambda: check.enqueue(table_id=table_id, version=version))
+            check.enqueue(table_id=table_id, version=version)
+    transaction.on_commit(lambda: table_changed(table_id, version, by=by), robust=True)
 
 
 __all__ = [

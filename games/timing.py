@@ -27,6 +27,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from belote_site.cache import CacheUnreachable, shared_answers_only
 from games import presence, service
 from games.clock import turn_deadline
 from games.models import Action, Pace, Seat, Table
@@ -159,12 +160,18 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
         seat = Seat.objects.get(table=table, position=table.turn)
         if seat.user_id is None or seat.bot_plays:
             return None
-        if presence.connected(table_id, [seat.user_id]):
+        # Only on what every process wrote: not while Redis is down, when this process's
+        # memory stands in for it and knows nothing of the pages open elsewhere (the
+        # sweep asks again).
+        try:
+            with shared_answers_only():
+                here = presence.connected(table_id, [seat.user_id])
+                left = cache.get(_absent_key(table_id, seat.user_id))
+        except CacheUnreachable:
             return None
-        left = cache.get(_absent_key(table_id, seat.user_id))
-        if service.turn_started(table) > now - grace or (
-            left is not None and left > now.timestamp() - grace.total_seconds()
-        ):
+        if here or service.turn_started(table) > now - grace:
+            return None
+        if left is not None and left > now.timestamp() - grace.total_seconds():
             return None
         seat.stand_in = True
         seat.save(update_fields=["stand_in"])
@@ -174,7 +181,7 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
         )
         table.deadline = None
         table.save(update_fields=["version", "deadline", "updated_at"])
-        service._after_commit(table.pk, table.version, True, clock=table)
+        service._follow_up(table.pk, table.version, True, clock=table)
     return service.Outcome(table.version, True)
 
 
@@ -193,7 +200,7 @@ def take_back_seat(*, table_id: int, user) -> service.Outcome:
         table.version = service._log(table, None, user, "take_back", payload, seat=seat.position)
         table.deadline = turn_deadline(table, list(table.seats.all()))
         table.save(update_fields=["version", "deadline", "updated_at"])
-        service._after_commit(table.pk, table.version, False, clock=table)
+        service._follow_up(table.pk, table.version, False, clock=table)
     return service.Outcome(table.version, True)
 
 
@@ -224,8 +231,9 @@ def reschedule_user(
     more (what a cancelled vacation already paused). ``before`` (``turn_clocks`` taken
     before the change): a turn whose stored deadline is later than its vacations alone
     gave keeps that extra time, which an earlier cancellation paused and no row records.
-    The service's on-commit hook then queues the expiry and, at an asynchronous table,
-    re-runs the turn notification, which queues the reminder of the new deadline.
+    The service's follow-ups (``_follow_up``) then queue the expiry and, at an
+    asynchronous table, run the turn notification again, which queues the reminder of
+    the new deadline.
     """
     changed = 0
     for table_id in [table.pk for table in _turns_of(user_id)]:
@@ -246,7 +254,7 @@ def reschedule_user(
                 continue
             table.deadline = deadline
             table.save(update_fields=["deadline"])
-            service._after_commit(table.pk, table.version, False, clock=table)
+            service._follow_up(table.pk, table.version, False, clock=table)
             changed += 1
     return changed
 

@@ -123,14 +123,42 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # bench/live_bench.py.) Pub/sub ignores database numbers: the prefix carries it, so that
 # sites or benchmarks on other databases of one Redis do not hear each other.
 REDIS_URL = os.environ.get("REDIS_URL", "")
-if REDIS_URL:
-    _redis_db = urlsplit(REDIS_URL).path.strip("/") or "0"
-    CHANNEL_LAYERS = {
+# The site works on while Redis is down or out of reach, and heals by itself when it is
+# back (README, "Fault tolerance"): a move is saved and its follow-ups queued whatever the
+# broadcast does, the cache falls back to each process's memory. A connection or an answer
+# that takes longer than this fails instead of holding a request (redis-py's default is
+# 5 s; Redis answers our small commands in well under a millisecond).
+REDIS_TIMEOUTS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
+
+
+def redis_connection_options(*, asynchronous: bool) -> dict:
+    """The timeouts, and one more try at once on a connection error (none on a timeout):
+    a connection kept in a pool from before a restart of Redis fails at its next use,
+    and the command goes again on a new one instead of failing too."""
+    from redis.backoff import NoBackoff
+    from redis.exceptions import ConnectionError
+
+    if asynchronous:
+        from redis.asyncio.retry import Retry
+    else:
+        from redis.retry import Retry
+    return {**REDIS_TIMEOUTS, "retry": Retry(NoBackoff(), 1, supported_errors=(ConnectionError,))}
+
+
+def redis_channel_layers(url: str) -> dict:
+    """CHANNEL_LAYERS on the Redis at ``url`` (tests use it on Redis servers of their own)."""
+    db = urlsplit(url).path.strip("/") or "0"
+    hosts = [{"address": url, **redis_connection_options(asynchronous=True)}]
+    return {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-            "CONFIG": {"hosts": [{"address": REDIS_URL}], "prefix": f"belote.db{_redis_db}."},
+            "CONFIG": {"hosts": hosts, "prefix": f"belote.db{db}."},
         }
     }
+
+
+if REDIS_URL:
+    CHANNEL_LAYERS = redis_channel_layers(REDIS_URL)
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 # The in-memory layer stays inside its process: a Daphne process then reads the versions
@@ -140,15 +168,20 @@ VERSION_RELAY_SECONDS = 0.5
 
 # Cache: allauth's rate-limit counters and who has a table open (games/presence.py),
 # which Daphne writes and the task worker reads (no stand-in for a player who is there, no
-# email about a table they have open): shared by every process. Redis when configured;
-# otherwise files (the embedded default: one Daphne and one worker on one machine).
-if REDIS_URL:
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
+# email about a table they have open): shared by every process. Redis when configured,
+# through Django's backend with a fallback to the process's memory while Redis does not
+# answer (belote_site/cache.py); otherwise files (the embedded default: one Daphne and one
+# worker on one machine).
+def redis_caches(url: str) -> dict:
+    """CACHES on the Redis at ``url``."""
+    options = redis_connection_options(asynchronous=False)
+    return {
+        "default": {"BACKEND": "belote_site.cache.RedisCache", "LOCATION": url, "OPTIONS": options}
     }
+
+
+if REDIS_URL:
+    CACHES = redis_caches(REDIS_URL)
 else:
     CACHES = {
         "default": {

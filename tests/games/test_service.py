@@ -20,7 +20,7 @@ import pytest
 from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
@@ -485,46 +485,61 @@ def test_one_move_late_in_a_game_stays_within_the_budget(django_assert_max_num_q
 
 
 # ---------------------------------------------------------------------------------------
-# After the commit: broadcast and bots
+# What follows a move: the bot's task and the clock's in its transaction, then the broadcast
 
 
 def bot_tasks():
     return DBTaskResult.objects.filter(task_path="games.tasks.play_bot_move_task")
 
 
-def test_a_human_move_before_a_bots_turn_enqueues_one_bot_task(
-    django_capture_on_commit_callbacks,
-):
+def queued_tasks() -> list[str]:
+    return sorted(DBTaskResult.objects.values_list("task_path", flat=True))
+
+
+def test_a_human_move_before_a_bots_turn_queues_one_bot_task_with_the_move():
+    """Queued in the move's own transaction (issue 13: "A committed move must always [...]
+    queue its follow-ups"), not after the commit, where a failure could lose it."""
     west = make_user()
     table = sorted_table(players={W: west}, bots={N: "random", E: "random", S: "random"})
-    assert not bot_tasks().exists()  # start's callbacks never ran: the test never commits
+    assert not bot_tasks().exists()  # West, a human, speaks first
 
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        outcome = service.submit(
-            table_id=table.pk, actor=west, action="pass", expected_version=table.version
-        )
+    outcome = service.submit(
+        table_id=table.pk, actor=west, action="pass", expected_version=table.version
+    )
 
-    # the new state kept for the next readers (games/memo.py), the broadcast, the turn
-    # notification and the bot
-    assert len(callbacks) == 4
     task = bot_tasks().get()
     assert task.args_kwargs["kwargs"] == {"table_id": table.pk, "version": outcome.version}
 
 
-def test_a_move_before_a_humans_turn_enqueues_no_bot_task(django_capture_on_commit_callbacks):
+def test_a_move_rolled_back_takes_its_tasks_with_it():
+    west = make_user()
+    table = sorted_table(players={W: west}, bots={N: "random", E: "random", S: "random"})
+    version, before = table.version, queued_tasks()
+
+    with pytest.raises(RuntimeError), transaction.atomic():
+        service.submit(table_id=table.pk, actor=west, action="pass", expected_version=version)
+        raise RuntimeError("the transaction fails after the move")
+
+    assert queued_tasks() == before
+    table.refresh_from_db()
+    assert table.version == version
+
+
+def test_a_move_before_a_humans_turn_queues_the_clock_and_no_bot_task():
     table = sorted_table()
 
-    with django_capture_on_commit_callbacks(execute=True) as callbacks:
-        submit_as(table, W, "pass")
+    outcome = submit_as(table, W, "pass")
 
-    # the new state kept (games/memo.py), the broadcast, the turn notification, the
-    # deadline's expiry and the absence check
-    assert len(callbacks) == 5
+    # The deadline's expiry and the absence check (a live table): in the transaction.
+    rows = DBTaskResult.objects.all()
+    new = sorted(r.task_path for r in rows if r.args_kwargs["kwargs"]["version"] == outcome.version)
+    assert new == ["games.tasks.check_absent_task", "games.tasks.expire_deadline_task"]
     assert not bot_tasks().exists()
 
 
-def test_a_refused_move_has_no_after_commit_work(django_capture_on_commit_callbacks):
+def test_a_refused_move_has_no_follow_up(django_capture_on_commit_callbacks):
     table = sorted_table()
+    before = queued_tasks()
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         with pytest.raises(ServiceError):
@@ -537,6 +552,7 @@ def test_a_refused_move_has_no_after_commit_work(django_capture_on_commit_callba
         )
 
     assert callbacks == []
+    assert queued_tasks() == before
 
 
 # transaction=True: on_commit runs for real, and the worker checks its connection between
