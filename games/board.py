@@ -598,10 +598,11 @@ def _history_key(table: Table) -> tuple:
     return (table.pk, table.created_at, hand_row.pk, hand_row.dealer, hand_row.deck, table.status)
 
 
-def table_board(table: Table, user) -> Board:
+def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
     """The board of a started table as ``user`` may see it (a spectator if not seated),
     with the summary of the previous hand during the bidding (``Board.hide_summary`` once
-    the viewer closed it)."""
+    the viewer closed it). ``online``: who is connected, if the caller read it already
+    (games/presence.py)."""
     seats = table_seats(table)
     mine = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     my_position = mine.position if mine is not None else None
@@ -614,7 +615,8 @@ def table_board(table: Table, user) -> Board:
     contract = Mode(view["contract"]["mode"]) if view["contract"] else None
     taker = view["contract"]["taker"] if view["contract"] else None
     turned_suit = view["turned"][1] if view["turned"] else None
-    online = presence.connected(table.pk, [s.user_id for s in seats if s.user_id is not None])
+    if online is None:
+        online = presence.connected(table.pk, [s.user_id for s in seats if s.user_id is not None])
 
     shown = []
     # What each seat said last in this round of bidding (the second round starts after

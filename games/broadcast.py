@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import secrets
 import threading
 
 from asgiref.sync import async_to_sync
@@ -55,7 +56,9 @@ async def presence_changed(table_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    await layer.group_send(table_group(table_id), {"type": "table.presence", "table": table_id})
+    # The id lets the pages of one process share the board it brings (games/live.py).
+    message = {"type": "table.presence", "table": table_id, "id": secrets.token_hex(8)}
+    await layer.group_send(table_group(table_id), message)
 
 
 class _LoopThread:
