@@ -5,11 +5,11 @@ a seeded deck, moves drawn from the engine's legal actions with a seeded generat
 counted move is ``games.service.submit`` (the lock, the replay, the writes, the commit,
 what runs after it) plus the boards pushed to the four players' pages, as their sockets'
 consumers make them (games/live.py). The process runs under ``valgrind
---tool=callgrind``, with collection on only inside the counted part of each move (it runs
-inside a ``qsort`` of two elements whose comparison calls back into Python, and
-``--toggle-collect=qsort``): the instructions it prints per move do not depend on the
-machine's speed or load, and repeat from run to run (``PYTHONHASHSEED`` fixed; what still
-varies, such as timestamps and random CSRF masks, moves the count by well under 1 %).
+--tool=callgrind``, instrumented from the first counted move on and collecting only in
+the counted part of each move (callgrind's client requests, from a small C library
+compiled with ``gcc`` at the start): the instructions it prints per move do not depend
+on the machine's speed or load, and repeat from run to run (``PYTHONHASHSEED`` fixed;
+what still varies, such as timestamps and random CSRF masks, is a small part).
 
 The database is prepared without valgrind (migrations, users, sessions, the started
 table), by the checkout measured, in a process of its own: an SQLite file in a temporary
@@ -119,11 +119,13 @@ def play(args) -> int:
         return deck
 
     service.shuffled_deck = seeded_deck  # the next hands' decks, the same every run
-    viewers = [_viewer(live, user, session) for user, session in zip(seated, data["sessions"])]
+    viewers = [
+        _viewer(live, user, session) for user, session in zip(seated, data["sessions"], strict=True)
+    ]
     push = _pusher(live, viewers, table_id)
     rng = random.Random(args.seed)
 
-    def move() -> None:
+    def move(played: int):
         table = Table.objects.select_related("current_hand").get(pk=table_id)
         state = table_state(table)
         action = rng.choice(engine.legal_actions(state))
@@ -134,13 +136,14 @@ def play(args) -> int:
         return None
 
     timings = []
+    callgrind = None if args.native else Callgrind(os.environ["MOVE_BENCH_LIBRARY"])
     profiler = None
     if args.profile:
         import cProfile
 
         profiler = cProfile.Profile()
     for played in range(WARMUP_MOVES + args.moves):
-        counted = move()
+        counted = move(played)
         if counted is None:
             continue
         if args.native:
@@ -151,7 +154,7 @@ def play(args) -> int:
                 counted()
             timings.append(time.perf_counter() - started)
         else:
-            inside_qsort(counted)
+            callgrind.count(counted)
     if timings:
         timings.sort()
         print(
@@ -161,7 +164,8 @@ def play(args) -> int:
     if profiler is not None:
         import pstats
 
-        pstats.Stats(profiler).sort_stats("cumulative").print_stats(45)
+        stats = pstats.Stats(profiler).sort_stats(os.environ.get("MOVE_BENCH_SORT", "cumulative"))
+        stats.print_stats(int(os.environ.get("MOVE_BENCH_LINES", "45")))
     return 0
 
 
@@ -216,24 +220,39 @@ def _move(service, table, user, action: str, push) -> None:
         assert '"html"' in message
 
 
-_QSORT_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+# Callgrind's client requests (valgrind/callgrind.h), in a library the conductor compiles:
+# outside valgrind they do nothing.
+CLIENT_REQUESTS = """
+#include <valgrind/callgrind.h>
+void bench_instrument(void) { CALLGRIND_START_INSTRUMENTATION; }
+void bench_toggle(void) { CALLGRIND_TOGGLE_COLLECT; }
+"""
 
 
-def inside_qsort(work) -> None:
-    """Run ``work`` inside libc's ``qsort`` (the comparison of two elements calls it):
-    callgrind collects only there (``--toggle-collect=qsort``)."""
-    done = []
+class Callgrind:
+    """Instrumentation from the first counted move on, collection around each."""
 
-    def compare(a, b) -> int:
-        if not done:
-            done.append(True)
+    def __init__(self, library: str) -> None:
+        self.library = ctypes.CDLL(library)
+        self.started = False
+
+    def count(self, work) -> None:
+        if not self.started:
+            self.library.bench_instrument()
+            self.started = True
+        self.library.bench_toggle()
+        try:
             work()
-        return 0
+        finally:
+            self.library.bench_toggle()
 
-    items = (ctypes.c_int * 2)(1, 2)
-    libc = ctypes.CDLL(None)
-    libc.qsort(items, 2, ctypes.sizeof(ctypes.c_int), _QSORT_CALLBACK(compare))
-    assert done, "qsort did not call back"
+
+def compile_client_requests(folder: Path) -> str:
+    source = folder / "client_requests.c"
+    source.write_text(CLIENT_REQUESTS)
+    library = folder / "client_requests.so"
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O1", "-o", str(library), str(source)], check=True)
+    return str(library)
 
 
 # ---------------------------------------------------------------------------------------
@@ -248,6 +267,8 @@ def python_of(code: Path) -> str:
 def measure(code: Path, database: str, args, folder: Path) -> dict:
     """Instructions per move of the checkout ``code`` on ``database`` (sqlite/postgres)."""
     env = {**os.environ, "MOVE_BENCH_CODE": str(code), "PYTHONHASHSEED": "0"}
+    if not args.native:
+        env["MOVE_BENCH_LIBRARY"] = compile_client_requests(folder)
     env.pop("REDIS_URL", None)
     label = f"{code.name}-{database}"
     if database == "sqlite":
@@ -285,8 +306,8 @@ def measure(code: Path, database: str, args, folder: Path) -> dict:
         valgrind = [
             "valgrind",
             "--tool=callgrind",
+            "--instr-atstart=no",
             "--collect-atstart=no",
-            "--toggle-collect=qsort",
             f"--callgrind-out-file={out}",
         ]
         run = subprocess.run(

@@ -353,13 +353,13 @@ class SeatShown:
 
     @property
     def look(self) -> tuple:
-        """Everything the seat's box shows (games/table.html's ``seat_box``): two seats of
-        the same look, in one language, have the same box."""
+        """Everything the seat's box shows (games/table.html's ``seat_box``) but its place
+        on the screen: two seats of the same look, in one language, have the same box,
+        once the place is put in."""
         seat = self.seat
         occupant = (seat.user_id, str(seat.user) if seat.user_id else "", seat.bot_level)
         return (
             seat.position,
-            self.place,
             self.is_me,
             self.is_dealer,
             self.is_turn,
@@ -489,6 +489,7 @@ class Board:
     turn_seat: SeatShown | None
     deadline: Any = None
     history_key: tuple = ()  # what the sheet and the previous games depend on
+    side_key: tuple = ()  # what the contract, score, announces and last trick depend on
 
     def hide_summary(self, closed_hand: int | None) -> None:
         """The viewer closed the summary of hand ``closed_hand`` ("Donne suivante", saved
@@ -718,6 +719,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),
+        side_key=(*_history_key(table), table.version),
     )
 
 

@@ -108,6 +108,11 @@ class Viewer:
         session_key = session.session_key if session is not None else None
         return cls(user, language, session_key, request)
 
+    @classmethod
+    def of_request(cls, request: HttpRequest) -> Viewer:
+        """The user of an HTTP request, in its language, with its session and token."""
+        return cls(request.user, translation.get_language(), request.session.session_key, request)
+
     @property
     def has_csrf_cookie(self) -> bool:
         return "CSRF_COOKIE" in self.request.META
@@ -140,7 +145,8 @@ class Boards:
         self._watchers: dict[int, bool] = {}  # user id -> may watch
         self._dismissed: dict[str, int | None] = {}  # session key -> closed summary
         self._boards: dict[tuple, Board] = {}  # (seat, language) -> board
-        self._rendered: dict[tuple, str] = {}  # (seat, language, summary) -> JSON string
+        # (seat, language, summary) -> the board's HTML, and as a JSON string
+        self._rendered: dict[tuple, tuple[str, str]] = {}
         self.renders = 0  # boards rendered for this change (the bench and tests read it)
 
     def push_for(self, viewer: Viewer) -> Pushed | None:
@@ -152,16 +158,26 @@ class Boards:
                 return None
             if table.current_hand_id is None or not viewer.has_csrf_cookie:
                 return Pushed(table.pk, table.version, None)
-            board = self._rendered_board(viewer, table)
-        return Pushed(table.pk, table.version, board.replace(TOKEN_PLACEHOLDER, viewer.token()))
+            _, encoded = self._rendered_board(viewer, table)
+        return Pushed(table.pk, table.version, encoded.replace(TOKEN_PLACEHOLDER, viewer.token()))
+
+    def html_for(self, viewer: Viewer) -> str | None:
+        """The viewer's board as HTML (the answer to their own move: the pages of this
+        process render it once for both), or None where ``push_for`` has no board."""
+        with self._lock:
+            table = self._table_read()
+            if table is None or not self._may_watch(viewer.user):
+                return None
+            if table.current_hand_id is None or not viewer.has_csrf_cookie:
+                return None
+            html, _ = self._rendered_board(viewer, table)
+        return html.replace(TOKEN_PLACEHOLDER, viewer.token())
 
     def _table_read(self) -> Table | None:
         if not self._read:
             self._read = True
             self._table = (
-                Table.objects.select_related("current_hand__game")
-                .filter(pk=self.table_id)
-                .first()
+                Table.objects.select_related("current_hand__game").filter(pk=self.table_id).first()
             )
             if self._table is not None:
                 seats = table_seats(self._table)
@@ -175,7 +191,7 @@ class Boards:
             self._watchers[user.pk] = may_watch(user, self._table)
         return self._watchers[user.pk]
 
-    def _rendered_board(self, viewer: Viewer, table: Table) -> str:
+    def _rendered_board(self, viewer: Viewer, table: Table) -> tuple[str, str]:
         seats = table_seats(table)
         position = next((s.position for s in seats if s.user_id == viewer.user.pk), None)
         language = viewer.language
@@ -201,7 +217,7 @@ class Boards:
                     "csrf_token": TOKEN_PLACEHOLDER,
                 }
                 html = render_to_string(BOARD_TEMPLATE, context).strip()
-                self._rendered[key] = json.dumps(html)
+                self._rendered[key] = (html, json.dumps(html))
                 self.renders += 1
             return self._rendered[key]
 
