@@ -365,7 +365,7 @@ class SeatShown:
             self.is_turn,
             self.is_taker,
             self.connected,
-            self.card_count,
+            0 if self.is_me else self.card_count,  # the viewer's own box shows no backs
             occupant,
             seat.stand_in,
             seat.timeouts,

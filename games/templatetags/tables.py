@@ -130,6 +130,24 @@ def board_part(context, part: str, board: Board) -> SafeString:
     return mark_safe(html.replace(VERSION_MARK, str(board.version)).replace(TOKEN_MARK, token))
 
 
+# Who sits at a seat, as games/_occupant.html says it: (occupant, is the viewer,
+# language) -> HTML.
+_occupants = Memo(4096)
+
+
+@register.simple_tag(takes_context=True)
+def occupant(context, seat) -> SafeString:
+    """games/_occupant.html for ``seat``, rendered once per occupant, viewer's own seat or
+    not, and language."""
+    user = context.get("user")
+    me = seat.user_id is not None and seat.user_id == getattr(user, "pk", None)
+    name = str(seat.user) if seat.user_id else ""
+    key = (seat.user_id, name, seat.bot_level, me, get_language())
+    return _occupants.get_or_compute(
+        key, lambda: render_to_string("games/_occupant.html", {"seat": seat, "user": user})
+    )
+
+
 @register.filter
 def preset_label(preset: str) -> str:
     return str(PRESET_LABELS.get(preset, preset))
