@@ -782,6 +782,25 @@ def last_json(text: str) -> dict:
     return {}
 
 
+def four_players(prefix: str):
+    """Four new users (``<prefix>0`` to ``<prefix>3``) seated at a new classique table in
+    1000 points, in its lobby: the users and the table."""
+    from accounts.models import User
+    from games import service
+
+    players = [
+        User.objects.create_user(username=f"{prefix}{p}", email=f"{prefix}{p}@example.org")
+        for p in range(4)
+    ]
+    table = service.create_table(
+        created_by=players[0],
+        preset="classique",
+        options={"target": 1000},
+        players=dict(enumerate(players)),
+    )
+    return players, table
+
+
 def prepare(args) -> dict:
     """Users, the measured table and the bot tables, in the throwaway database."""
     from django.db import connections
@@ -796,16 +815,7 @@ def prepare(args) -> dict:
         client.force_login(user)
         return client.cookies[SESSION_COOKIE].value
 
-    players = [
-        User.objects.create_user(username=f"live{p}", email=f"live{p}@example.org")
-        for p in range(4)
-    ]
-    table = service.create_table(
-        created_by=players[0],
-        preset="classique",
-        options={"target": 1000},
-        players=dict(enumerate(players)),
-    )
+    players, table = four_players("live")
     service.start_table(table_id=table.pk)
     watcher = User.objects.create_user(username="watcher", email="watcher@example.org")
     bot_tables = []

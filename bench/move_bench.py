@@ -71,21 +71,14 @@ def prepare(args) -> int:
     from django.test import Client
     from django.test.utils import setup_databases
 
-    from accounts.models import User
     from games import service
+
+    os.environ["LIVE_BENCH_CODE"] = str(code_root())  # live_bench: the same checkout
+    from live_bench import four_players
 
     connection.settings_dict.setdefault("TEST", {})["NAME"] = args.db_name
     setup_databases(verbosity=0, interactive=False)
-    players = [
-        User.objects.create_user(username=f"move{p}", email=f"move{p}@example.org")
-        for p in range(4)
-    ]
-    table = service.create_table(
-        created_by=players[0],
-        preset="classique",
-        options={"target": 1000},
-        players=dict(enumerate(players)),
-    )
+    players, table = four_players("move")
     deck = list(range(32))
     random.Random(args.seed).shuffle(deck)
     service.start_table(table_id=table.pk, first_dealer=0, deck=deck)

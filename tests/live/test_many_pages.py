@@ -26,8 +26,9 @@ from games.consumers import TOO_MANY_SOCKETS
 from games.models import Table
 from games.selectors import hand_state
 from games.socket_limits import Counts
-from tests.factories import fixed_deck, make_user, make_users, play_random_move
+from tests.factories import make_user, play_random_move
 from tests.live.conftest import board_of, drain, logged_in_client, receive, run, socket_headers
+from tests.live.test_consumer import new_table as spectated_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,24 +36,8 @@ N, E, S, W = range(4)
 TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 
 
-@pytest.fixture
-def players():
-    return make_users(4)
-
-
-@pytest.fixture
-def creator():
-    return make_user("claire")
-
-
 def new_table(creator, players) -> Table:
-    table = service.create_table(
-        created_by=creator, preset="classique", players=dict(enumerate(players))
-    )
-    lobby.set_spectators(table=table, by=creator, allowed=True)
-    service.start_table(table_id=table.pk, first_dealer=N, deck=fixed_deck(3))
-    table.refresh_from_db()
-    return table
+    return spectated_table(creator, players, spectators=True)
 
 
 @contextmanager
