@@ -63,11 +63,13 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
-ROOT = Path(__file__).resolve().parents[1]
+# The checkout whose server runs: this one, or the baseline's (``--baseline``).
+ROOT = Path(os.environ.get("LIVE_BENCH_CODE") or Path(__file__).resolve().parents[1])
 sys.path.insert(0, str(ROOT))
 os.environ["DJANGO_SETTINGS_MODULE"] = "belote_site.settings.test"
 
@@ -254,6 +256,97 @@ class Socket:
 
 
 # ---------------------------------------------------------------------------------------
+# CPU time of the server's processes, from their own accounting
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """utime + stime of a process (/proc/<pid>/stat), in seconds; None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class CpuClock:
+    """The CPU time that the server's processes spend over a stretch of the bench: the
+    Daphne and bot processes (``pids``), and on PostgreSQL the backends serving the
+    bench's database (found in ``pg_stat_activity`` when the stretch starts and ends, and
+    every half second in between, so that a backend that comes and goes counts too). The
+    bench's own clients and this process are not counted."""
+
+    def __init__(self, pids: list[int], database: str | None) -> None:
+        self.pids = pids
+        self.database = database
+        self.started = False
+        self.seconds = 0.0
+        self.moves = 0
+        self._first: dict[int, float] = {}
+        self._last: dict[int, float] = {}
+        self._sampler: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    def _backends(self) -> list[int]:
+        if self.database is None:
+            return []
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                [self.database],
+            )
+            return [row[0] for row in cursor.fetchall()]
+
+    def _sample(self, backends: list[int], *, first: bool = False) -> None:
+        for pid in [*self.pids, *backends]:
+            seconds = cpu_seconds(pid)
+            if seconds is None:
+                continue
+            if pid not in self._first:
+                # A backend born during the stretch counts from zero.
+                self._first[pid] = seconds if first or pid in self.pids else 0.0
+            self._last[pid] = seconds
+
+    def start(self) -> None:
+        self.started = True
+        self._sample(self._backends(), first=True)
+        if self.database is not None:
+            backends = self._backends
+
+            def sample() -> None:
+                import django.db
+
+                while not self._stop.wait(0.5):
+                    self._sample(backends())
+                django.db.connections.close_all()
+
+            self._sampler = threading.Thread(target=sample, daemon=True)
+            self._sampler.start()
+
+    def stop(self, moves: int) -> None:
+        self._stop.set()
+        if self._sampler is not None:
+            self._sampler.join()
+        self._sample(self._backends())
+        self.seconds = sum(self._last[pid] - self._first[pid] for pid in self._last)
+        self.moves = moves
+
+    def report(self, what: str) -> str:
+        if not self.moves:
+            return f"CPU time: no {what} counted"
+        per_move = self.seconds / self.moves * 1000
+        print(
+            "CPU "
+            + json.dumps({"what": what, "ms_per_move": round(per_move, 3), "moves": self.moves})
+        )
+        return (
+            f"CPU time of the server's processes: {per_move:.2f} ms per {what}"
+            f" ({self.seconds:.2f} s over {self.moves})"
+        )
+
+
+# ---------------------------------------------------------------------------------------
 # A page of the table, as static/js/table.js drives it
 
 BOARD_VERSION = re.compile(r'<section id="board"[^>]*?\sdata-version="(\d+)"')
@@ -410,7 +503,13 @@ class Page:
 
 
 async def measure_moves(
-    ports: list[int], table_id: int, sessions: list[str], moves: int, seed: int, pause: float
+    ports: list[int],
+    table_id: int,
+    sessions: list[str],
+    moves: int,
+    seed: int,
+    pause: float,
+    cpu: CpuClock | None = None,
 ) -> dict:
     """Play ``moves`` (after the warm-up) at the table, the four pages open, spread over the
     Daphne processes as a proxy would (page i on ``ports[i % len(ports)]``)."""
@@ -439,6 +538,8 @@ async def measure_moves(
             if failure:
                 break
             played += 1
+            if played == WARMUP_MOVES + 1 and cpu is not None:
+                cpu.start()
             action = rng.choice(mover.choices())
             others = [page for page in pages if page is not mover]
             target = mover.shown + 1
@@ -470,6 +571,8 @@ async def measure_moves(
     finally:
         for page in pages:
             page.close()
+    if cpu is not None and cpu.started:
+        cpu.stop(len(answers))
     return {
         "per_move": per_move,
         "latencies": [ms for move in per_move for ms in move],
@@ -640,6 +743,9 @@ class Processes:
             time.sleep(0.05)
         raise RuntimeError(f"Daphne did not start:\n{log.read_text()[-3000:]}")
 
+    def pids(self, name: str) -> list[int]:
+        return [process.pid for entry_name, process, _ in self.started if entry_name == name]
+
     def stop(self, name: str) -> str:
         """Stop the named processes (SIGTERM, then SIGKILL) and return their last lines."""
         output = []
@@ -676,6 +782,25 @@ def last_json(text: str) -> dict:
     return {}
 
 
+def four_players(prefix: str):
+    """Four new users (``<prefix>0`` to ``<prefix>3``) seated at a new classique table in
+    1000 points, in its lobby: the users and the table."""
+    from accounts.models import User
+    from games import service
+
+    players = [
+        User.objects.create_user(username=f"{prefix}{p}", email=f"{prefix}{p}@example.org")
+        for p in range(4)
+    ]
+    table = service.create_table(
+        created_by=players[0],
+        preset="classique",
+        options={"target": 1000},
+        players=dict(enumerate(players)),
+    )
+    return players, table
+
+
 def prepare(args) -> dict:
     """Users, the measured table and the bot tables, in the throwaway database."""
     from django.db import connections
@@ -690,16 +815,7 @@ def prepare(args) -> dict:
         client.force_login(user)
         return client.cookies[SESSION_COOKIE].value
 
-    players = [
-        User.objects.create_user(username=f"live{p}", email=f"live{p}@example.org")
-        for p in range(4)
-    ]
-    table = service.create_table(
-        created_by=players[0],
-        preset="classique",
-        options={"target": 1000},
-        players=dict(enumerate(players)),
-    )
+    players, table = four_players("live")
     service.start_table(table_id=table.pk)
     watcher = User.objects.create_user(username="watcher", email="watcher@example.org")
     bot_tables = []
@@ -720,6 +836,17 @@ def prepare(args) -> dict:
     }
     connections.close_all()
     return data
+
+
+def bot_versions(tables: list[int]) -> int:
+    """The sum of the bot tables' versions: one more at every move."""
+    from django.db import connection
+    from django.db.models import Sum
+
+    from games.models import Table
+
+    connection.close()  # a fresh read, whatever the connection saw before
+    return Table.objects.filter(pk__in=tables).aggregate(total=Sum("version"))["total"]
 
 
 def report(name: str, result: dict, extra: str = "") -> float:
@@ -839,14 +966,23 @@ def conduct(args) -> int:
 
 
 def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
-    def measure(ports: list[int], seed: int) -> dict:
-        return asyncio.run(
-            measure_moves(ports, data["table"], data["sessions"], args.moves, seed, args.pause)
-        )
+    from django.db import connection
 
+    database = connection.settings_dict["NAME"] if connection.vendor == "postgresql" else None
+
+    def measure(ports: list[int], seed: int, cpu: CpuClock | None = None) -> dict:
+        moves = measure_moves(
+            ports, data["table"], data["sessions"], args.moves, seed, args.pause, cpu
+        )
+        return asyncio.run(moves)
+
+    human_move = "move at the table of four (its POST, the pushed boards)"
     port = processes.daphne(env)
-    result = measure([port], args.seed)
-    report("1 table, in-memory channel layer", result, server_errors(processes.stop("daphne")))
+    cpu = CpuClock(processes.pids("daphne"), database)
+    result = measure([port], args.seed, cpu)
+    errors = server_errors(processes.stop("daphne"))
+    extra = "\n  ".join(filter(None, [cpu.report(human_move), errors]))
+    report("1 table, in-memory channel layer", result, extra)
 
     why_not = redis_reachable(args.redis_url)
     if why_not:
@@ -856,8 +992,11 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
     servers = f", {args.daphne} Daphne processes" if args.daphne > 1 else ""
     empty_redis(args.redis_url)  # groups left by an earlier run would get our messages
     ports = [processes.daphne(redis_env) for _ in range(args.daphne)]
-    result = measure(ports, args.seed + 1)
-    errors = server_errors(processes.stop("daphne"))
+    cpu = CpuClock(processes.pids("daphne"), database)
+    result = measure(ports, args.seed + 1, cpu)
+    errors = "\n  ".join(
+        filter(None, [cpu.report(human_move), server_errors(processes.stop("daphne"))])
+    )
     report(f"1 table, Redis channel layer ({args.redis_url}){servers}", result, errors)
 
     if not args.bot_tables:
@@ -876,6 +1015,14 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
         command += ["--bot-interval", str(args.bot_interval), "--seed", str(args.seed + number)]
         processes.start("bots", command, redis_env)
     time.sleep(3)  # the watchers connect, the bots reach their pace
+    # The bots alone first: the CPU time of a bot move with its watching page.
+    cpu = CpuClock(processes.pids("daphne") + processes.pids("bots"), database)
+    before = bot_versions(tables)
+    cpu.start()
+    time.sleep(args.cpu_seconds)
+    cpu.stop(bot_versions(tables) - before)
+    watching = "no page watching" if args.unwatched else "its watching page"
+    bot_cpu = cpu.report(f"bot move ({watching}: the bot process, Daphne, the database)")
     result = measure(ports, args.seed + 2)
     bots_text = processes.stop("bots")
     watchers = last_json(processes.stop("watchers")) if not args.unwatched else {}
@@ -902,6 +1049,7 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
             )
     elif not args.unwatched:
         extra += ", the watching pages' process gave no report"
+    extra += f"\n  {bot_cpu}"
     if errors:
         extra += f"\n  {errors}"
     watched = "nobody watching them" if args.unwatched else "one watching page per bot table"
@@ -928,6 +1076,15 @@ def main(argv: list[str] | None = None) -> int:
         "--pause", type=float, default=0.05, help="seconds between measured moves (0.05)"
     )
     parser.add_argument("--unwatched", action="store_true", help="no page open at the bot tables")
+    parser.add_argument(
+        "--cpu-seconds",
+        type=float,
+        default=10.0,
+        help="seconds of bot moves alone whose CPU time is measured (10)",
+    )
+    parser.add_argument(
+        "--baseline", type=Path, help="another checkout, its server measured first the same way"
+    )
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--postgres", action="store_true", help="PostgreSQL instead of SQLite")
     parser.add_argument("--postgres-url", default=POSTGRES_URL, help=f"(default {POSTGRES_URL})")
@@ -948,7 +1105,41 @@ def main(argv: list[str] | None = None) -> int:
         return run_bots(args)
     if args.role == "watchers":
         return run_watchers(args)
+    if args.baseline:
+        return compare(args.baseline, argv if argv is not None else sys.argv[1:])
     return conduct(args)
+
+
+def compare(baseline: Path, argv: list[str]) -> int:
+    """Run the whole bench on the baseline's server, then on this one's, one after the
+    other (each with its own ``.venv``), and set their CPU times side by side."""
+    own = [a for i, a in enumerate(argv) if a != "--baseline" and argv[i - 1 : i] != ["--baseline"]]
+    own = [a for a in own if not a.startswith("--baseline=")]
+    figures = {}
+    for code in (baseline.resolve(), Path(__file__).resolve().parents[1]):
+        python = code / ".venv" / "bin" / "python"
+        env = {**os.environ, "LIVE_BENCH_CODE": str(code)}
+        print(f"=== server code: {code}", flush=True)
+        run = subprocess.run(
+            [str(python) if python.exists() else sys.executable, __file__, *own],
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        print(run.stdout, end="", flush=True)
+        figures[code] = [
+            json.loads(line[4:]) for line in run.stdout.splitlines() if line.startswith("CPU {")
+        ]
+        if run.returncode:
+            return run.returncode
+    (before, after) = figures.values()
+    print("CPU time per move, baseline -> this code:")
+    for old, new in zip(before, after, strict=False):
+        print(
+            f"  {new['what']}: {old['ms_per_move']:.2f} ms -> {new['ms_per_move']:.2f} ms"
+            f" ({new['ms_per_move'] / old['ms_per_move']:.2f})"
+        )
+    return 0
 
 
 if __name__ == "__main__":

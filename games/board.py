@@ -353,19 +353,19 @@ class SeatShown:
 
     @property
     def look(self) -> tuple:
-        """Everything the seat's box shows (games/table.html's ``seat_box``): two seats of
-        the same look, in one language, have the same box."""
+        """Everything the seat's box shows (games/table.html's ``seat_box``) but its place
+        on the screen: two seats of the same look, in one language, have the same box,
+        once the place is put in."""
         seat = self.seat
         occupant = (seat.user_id, str(seat.user) if seat.user_id else "", seat.bot_level)
         return (
             seat.position,
-            self.place,
             self.is_me,
             self.is_dealer,
             self.is_turn,
             self.is_taker,
             self.connected,
-            self.card_count,
+            0 if self.is_me else self.card_count,  # the viewer's own box shows no backs
             occupant,
             seat.stand_in,
             seat.timeouts,
@@ -487,6 +487,7 @@ class Board:
     turn_seat: SeatShown | None
     deadline: Any = None
     history_key: tuple = ()  # what the sheet and the previous games depend on
+    side_key: tuple = ()  # what the contract, score, announces and last trick depend on
 
     def hide_summary(self, closed_hand: int | None) -> None:
         """The viewer closed the summary of hand ``closed_hand`` ("Donne suivante", saved
@@ -596,10 +597,11 @@ def _history_key(table: Table) -> tuple:
     return (table.pk, table.created_at, hand_row.pk, hand_row.dealer, hand_row.deck, table.status)
 
 
-def table_board(table: Table, user) -> Board:
+def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
     """The board of a started table as ``user`` may see it (a spectator if not seated),
     with the summary of the previous hand during the bidding (``Board.hide_summary`` once
-    the viewer closed it)."""
+    the viewer closed it). ``online``: who is connected, if the caller read it already
+    (games/presence.py)."""
     seats = table_seats(table)
     mine = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     my_position = mine.position if mine is not None else None
@@ -612,7 +614,8 @@ def table_board(table: Table, user) -> Board:
     contract = Mode(view["contract"]["mode"]) if view["contract"] else None
     taker = view["contract"]["taker"] if view["contract"] else None
     turned_suit = view["turned"][1] if view["turned"] else None
-    online = presence.connected(table.pk, [s.user_id for s in seats if s.user_id is not None])
+    if online is None:
+        online = presence.connected(table.pk, [s.user_id for s in seats if s.user_id is not None])
 
     shown = []
     # What each seat said last in this round of bidding (the second round starts after
@@ -714,6 +717,7 @@ def table_board(table: Table, user) -> Board:
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),
+        side_key=(*_history_key(table), table.version),
     )
 
 

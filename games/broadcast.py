@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import threading
 
 from asgiref.sync import async_to_sync
@@ -77,8 +78,10 @@ async def presence_changed(table_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
+    # The id lets the pages of one process share the board it brings (games/live.py).
+    message = {"type": "table.presence", "table": table_id, "id": secrets.token_hex(8)}
     try:
-        await _send(layer, table_group(table_id), {"type": "table.presence", "table": table_id})
+        await _send(layer, table_group(table_id), message)
     except Exception as error:
         outage.failed(error)
     else:

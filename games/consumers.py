@@ -17,6 +17,13 @@ reach the pages through games/relay.py.
 A page that swapped in the answer to its own move says so (``{"shown": version}``): the
 delayed board of that version is then not rendered at all.
 
+One change is read once per process and each board rendered once for all the pages that
+see it alike (games/live.py ``shared``): a change is known by its version, a presence
+event by its id, the delayed boards of a mover's pages by their version apart.
+
+A user holds at most LIVE_SOCKETS_PER_TABLE sockets at a table and LIVE_SOCKETS_PER_USER
+in all (games/socket_limits.py): one more is closed with 4429, which the page tells.
+
 Presence: each connection is counted per (table, user) in the cache (games/presence.py);
 when a user's first page connects or their last one closes, the group hears a
 ``table.presence`` event and each page gets its board again to move the dots, marked
@@ -39,6 +46,7 @@ from games.board import may_watch
 from games.broadcast import presence_changed, table_group
 from games.models import Table
 from games.relay import relay, relay_needed
+from games.socket_limits import TOO_MANY, sockets
 
 # How long the board of a move waits for its mover's own pages (see table_changed).
 MOVER_DELAY_SECONDS = 0.25
@@ -46,6 +54,7 @@ MOVER_DELAY_SECONDS = 0.25
 # Close codes in the 4000-4999 range left to applications by RFC 6455.
 NOT_LOGGED_IN = 4401
 NOT_ALLOWED = 4404
+TOO_MANY_SOCKETS = TOO_MANY  # 4429: this user has too many pages open (at this table)
 
 
 @database_sync_to_async
@@ -56,7 +65,7 @@ def _version_if_visible(user, table_id: int) -> int | None:
     return table.version
 
 
-_board_for = database_sync_to_async(live.board_for)
+_push_for = database_sync_to_async(live.push_for)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -70,6 +79,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if version is None:
             await self.close(code=NOT_ALLOWED)
             return
+        if not await sockets.admit(user.pk, self.table_id):
+            await self.close(code=TOO_MANY_SOCKETS)
+            return
+        self.admitted = True
         self.viewer = live.Viewer.of(self.scope)
         self.shown = version  # the newest board this page has (its own page load, or ours)
         self.later: set[asyncio.Task] = set()  # the boards of its user's own moves, delayed
@@ -90,6 +103,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         for task in getattr(self, "later", ()):
             task.cancel()
+        if getattr(self, "admitted", False):
+            self.admitted = False
+            await sockets.release(self.scope["user"].pk, self.table_id)
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if getattr(self, "relayed", False):
@@ -130,6 +146,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         if await presence.renew(self.table_id, self.scope["user"].pk):
             await presence_changed(self.table_id)
+        await sockets.renew(self.scope["user"].pk)
         await self.send_json({"table": self.table_id, "version": version})
 
     async def table_changed(self, event) -> None:
@@ -141,35 +158,30 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             # mover's other tabs, or should the answer be lost.
             self._push_later(event["version"])
             return
-        await self._push(presence=False)
+        await self._push(("version", event["version"]), presence=False)
 
     def _push_later(self, version: int) -> None:
         async def push() -> None:
             await asyncio.sleep(MOVER_DELAY_SECONDS)
             if version > self.shown:
-                await self._push(presence=False)
+                await self._push(("later", version), presence=False)
 
         task = asyncio.create_task(push())
         self.later.add(task)
         task.add_done_callback(self.later.discard)
 
     async def table_presence(self, event) -> None:
-        await self._push(presence=True)
+        change = ("presence", event["id"]) if "id" in event else None
+        await self._push(change, presence=True)
 
-    async def _push(self, *, presence: bool) -> None:
-        """Send the page its board as the table is now (or, in the lobby, the version or
-        the presence ping it refetches on)."""
-        pushed = await _board_for(self.viewer, self.table_id)
+    async def _push(self, change, *, presence: bool) -> None:
+        """Send the page its board as the table is after ``change`` (or, in the lobby, the
+        version or the presence ping it refetches on). A board brought by a presence
+        event is marked: it is at the version the page has, and swapped in anyway."""
+        pushed = await _push_for(self.viewer, self.table_id, change)
         if pushed is None:
             await self.close(code=NOT_ALLOWED)
             return
-        if pushed.html is not None:
-            message = {"table": self.table_id, "version": pushed.version, "html": pushed.html}
-            if presence:
-                message["presence"] = True  # at the version the page has: swap it anyway
+        if pushed.board is not None:
             self.shown = max(self.shown, pushed.version)
-        elif presence:
-            message = {"table": self.table_id, "presence": True}
-        else:
-            message = {"table": self.table_id, "version": pushed.version}
-        await self.send_json(message)
+        await self.send(text_data=pushed.message(presence=presence))

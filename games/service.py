@@ -169,46 +169,56 @@ def submit(
             return Outcome(table.version, False)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("La partie n'est pas en cours."), 409)
-        hand = table.current_hand
-        before = table_state(table)
-        try:
-            after = engine.apply(before, action, seat)
-        except engine.IllegalAction as error:
-            raise refusal(error) from error
-        version = _log(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
-        if len(after.tricks) > len(before.tricks):
-            trick = after.tricks[-1]
-            Trick.objects.create(
-                hand=hand,
-                number=len(after.tricks),
-                leader=trick.leader,
-                cards="".join(engine.code_of(c) for c in trick.cards),
-                winner=trick.winner,
-                points=trick.points,
-            )
-        if after.contract >= 0 and (after.contract, after.taker) != (
-            before.contract,
-            before.taker,
-        ):
-            hand.contract = engine.MODES[after.contract]
-            hand.taker = after.taker
-            if after.phase != engine.DONE:
-                hand.save(update_fields=["contract", "taker"])
-        fields = ["version", "turn", "deadline", "updated_at"]
-        if after.phase == engine.DONE:
-            fields += _finish_hand(table, hand, after)
-        else:
-            table.turn = after.turn
-        bot_next = table.turn is not None and seats[table.turn].bot_plays
-        table.deadline = turn_deadline(table, seats)
-        table.version = version
-        table.save(update_fields=fields)
-        # The pages of this version, and the next move, need not replay the hand.
-        current = after if table.current_hand_id == hand.pk else _dealt(table)
-        remember_state(table, current)
+        version, bot_next = _apply(table, seats, seat, actor, action, table_state(table))
         by = None if isinstance(actor, SeatAgent) else actor.pk
         _follow_up(table.pk, version, bot_next and notify_bots, clock=table, by=by)
     return Outcome(version, True)
+
+
+def _apply(
+    table: Table,
+    seats: list[Seat],
+    seat: int,
+    actor,
+    action: engine.Action,
+    before: engine.HandState,
+) -> tuple[int, bool]:
+    """Apply ``action`` of ``seat`` to the locked ``table`` whose current hand is
+    ``before``, and write it; returns the new version and whether a bot plays next."""
+    hand = table.current_hand
+    try:
+        after = engine.apply(before, action, seat)
+    except engine.IllegalAction as error:
+        raise refusal(error) from error
+    version = _log(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
+    if len(after.tricks) > len(before.tricks):
+        trick = after.tricks[-1]
+        Trick.objects.create(
+            hand=hand,
+            number=len(after.tricks),
+            leader=trick.leader,
+            cards="".join(engine.code_of(c) for c in trick.cards),
+            winner=trick.winner,
+            points=trick.points,
+        )
+    if after.contract >= 0 and (after.contract, after.taker) != (before.contract, before.taker):
+        hand.contract = engine.MODES[after.contract]
+        hand.taker = after.taker
+        if after.phase != engine.DONE:
+            hand.save(update_fields=["contract", "taker"])
+    fields = ["version", "turn", "deadline", "updated_at"]
+    if after.phase == engine.DONE:
+        fields += _finish_hand(table, hand, after)
+    else:
+        table.turn = after.turn
+    bot_next = table.turn is not None and seats[table.turn].bot_plays
+    table.deadline = turn_deadline(table, seats)
+    table.version = version
+    table.save(update_fields=fields)
+    # The pages of this version, and the next move, need not replay the hand.
+    current = after if table.current_hand_id == hand.pk else _dealt(table)
+    remember_state(table, current)
+    return version, bot_next
 
 
 def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]:
@@ -264,25 +274,25 @@ def _deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -
 def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> Outcome | None:
     """One move by the bot to act, if the table is still at ``version``; else nothing.
 
-    Safe to run twice or late: a task that finds the table moved on does nothing.
+    Safe to run twice or late: a task that finds the table moved on does nothing. One
+    transaction: the table locked, its seats read, the bot's choice applied.
     """
     from games.bots import choose_action
 
-    table = Table.objects.select_related("current_hand").filter(pk=table_id).first()
-    if table is None or table.version != version or table.status != Table.Status.PLAYING:
-        return None
-    state = table_state(table)
-    seat = Seat.objects.get(table=table, position=state.turn)
-    if not seat.bot_plays:
-        return None
-    action = choose_action(state, seat.bot_level or BotLevel.HEURISTIC, _bot_rng())
-    return submit(
-        table_id=table_id,
-        actor=SeatAgent(state.turn),
-        action=action,
-        expected_version=version,
-        notify_bots=notify_bots,
-    )
+    with transaction.atomic():
+        table = _lock(table_id, missing_ok=True)
+        if table is None or table.version != version or table.status != Table.Status.PLAYING:
+            return None
+        seats = seats_for_the_clock(table_id)
+        state = table_state(table)
+        seat = seats[state.turn]
+        if not seat.bot_plays:
+            return None
+        action = choose_action(state, seat.bot_level or BotLevel.HEURISTIC, _bot_rng())
+        agent = SeatAgent(state.turn)
+        version, bot_next = _apply(table, seats, state.turn, agent, action, state)
+        _follow_up(table.pk, version, bot_next and notify_bots, clock=table)
+    return Outcome(version, True)
 
 
 def expire_deadline(table_id: int, version: int) -> Outcome | None:
@@ -398,7 +408,9 @@ def _bot_rng():
 # Helpers
 
 
-def _lock(table_id: int) -> Table:
+def _lock(table_id: int, *, missing_ok: bool = False) -> Table | None:
+    """The table, its row locked until the transaction ends (a 404 if it does not exist,
+    or None with ``missing_ok``)."""
     try:
         return (
             Table.objects.select_for_update(of=("self",))
@@ -406,6 +418,8 @@ def _lock(table_id: int) -> Table:
             .get(pk=table_id)
         )
     except Table.DoesNotExist as error:
+        if missing_ok:
+            return None
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404) from error
 
 

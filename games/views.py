@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import lobby, notifications, service, timing
+from games import live, lobby, notifications, service, timing
 from games.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
 from games.forms import (
     PRESET_LABELS,
@@ -160,6 +160,13 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
         stale = _("La partie a avancé entre-temps : voici la table à jour. Rien n'a été joué.")
         return _board_answer(request, table, stale, 409, level="warning")
     done = _("La revanche commence !") if action == REMATCH else _("C'est joué.")
+    if request.htmx:
+        # The board of the new version, as this process's pages get it (games/live.py):
+        # read and rendered once for the mover's answer and their pushes.
+        change = live.shared(table.pk, ("version", outcome.version))
+        board = change.html_for(live.Viewer.of_request(request))
+        if board is not None:
+            return HttpResponse(board)
     return _board_answer(request, table, done, 200, level="success")
 
 

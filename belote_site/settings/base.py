@@ -164,6 +164,10 @@ else:
 # The in-memory layer stays inside its process: a Daphne process then reads the versions
 # of its open tables this often, to hear the moves of the task worker (games/relay.py).
 VERSION_RELAY_SECONDS = 0.5
+# Table websockets one user may hold open at one table, and in all, over every process
+# (games/socket_limits.py): one more is refused with the close code 4429.
+LIVE_SOCKETS_PER_TABLE = 8
+LIVE_SOCKETS_PER_USER = 32
 
 
 # Cache: allauth's rate-limit counters and who has a table open (games/presence.py),

@@ -2,10 +2,13 @@
 the parts of the board rendered once and kept (a card's face, a seat's box, the score
 sheet)."""
 
+import dataclasses
 import functools
+import secrets
 
 from django import template
 from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
@@ -42,22 +45,40 @@ def board_history(board: Board) -> str:
     )
 
 
-# The boxes of the seats around the board: (SeatShown.look, language) -> HTML.
+# The contract, score, announces and last trick: (Board.side_key, language) -> HTML.
+_side_html = Memo(1024)
+
+
+@register.simple_tag
+def board_side(board: Board) -> str:
+    """The ``side`` partial of games/table.html: the same for every viewer of a version,
+    so rendered once per version and language."""
+    return _side_html.get_or_compute(
+        (board.side_key, get_language()),
+        lambda: render_to_string("games/table.html#side", {"b": board}),
+    )
+
+
+# The boxes of the seats around the board, wherever they sit on the screen:
+# (SeatShown.look, language) -> HTML with PLACE where the place goes.
 _seat_boxes = Memo(4096)
+# Random, so that no name of a user can look like it.
+PLACE = "place" + secrets.token_hex(8)
 
 
 @register.simple_tag(takes_context=True)
 def seat_box(context, seat: SeatShown) -> str:
     """The ``seat_box`` partial of games/table.html, rendered once per look of a seat and
-    language: from one version to the next most seats look the same, and so do the bots
-    of many tables. The viewer's own seat taken by a stand-in holds a form with their
+    language, wherever it sits on the screen (its place is put in afterwards): from one
+    version to the next most seats look the same, from every viewer's side, and so do the
+    bots of many tables. The viewer's own seat taken by a stand-in holds a form with their
     CSRF token: rendered each time."""
 
-    def render() -> str:
+    def render(shown: SeatShown) -> str:
         return render_to_string(
             "games/table.html#seat_box",
             {
-                "seat": seat,
+                "seat": shown,
                 "table": context["table"],
                 "user": context.get("user"),
                 "csrf_token": context.get("csrf_token"),
@@ -65,8 +86,66 @@ def seat_box(context, seat: SeatShown) -> str:
         )
 
     if seat.is_me and seat.seat.stand_in:
-        return render()
-    return _seat_boxes.get_or_compute((seat.look, get_language()), render)
+        return render(seat)
+    anywhere = _seat_boxes.get_or_compute(
+        (seat.look, get_language()), lambda: render(dataclasses.replace(seat, place=PLACE))
+    )
+    return mark_safe(anywhere.replace(PLACE, seat.place))
+
+
+# The viewer's choices and hand, from one version to the next: (part, table, what it
+# shows, language) -> HTML with marks where the version and the CSRF token go.
+_parts = Memo(4096)
+_MARK = secrets.token_hex(8)
+VERSION_MARK = "version" + _MARK
+TOKEN_MARK = "token" + _MARK
+
+
+@register.simple_tag(takes_context=True)
+def board_part(context, part: str, board: Board) -> SafeString:
+    """The ``actions`` or ``hand`` partial of games/table.html. The buttons of a bidding
+    turn, the hand of a player waiting for their turn, look the same from one version to
+    the next: rendered once per look and language, the version and the page's CSRF token
+    put in each time."""
+    if part == "actions":
+        look: tuple = tuple(board.buttons)
+    else:
+        cards = tuple((card.code, card.legal) for card in board.hand)
+        look = (board.my_position, board.play_turn, cards)
+    key = (part, board.table.pk, look, get_language())
+
+    def render() -> str:
+        return render_to_string(
+            f"games/table.html#{part}",
+            {
+                "b": board,
+                "play_url": context["play_url"],
+                "form_version": VERSION_MARK,
+                "csrf_token": TOKEN_MARK,
+            },
+        )
+
+    html = _parts.get_or_compute(key, render)
+    token = str(context.get("csrf_token") or "")
+    return mark_safe(html.replace(VERSION_MARK, str(board.version)).replace(TOKEN_MARK, token))
+
+
+# Who sits at a seat, as games/_occupant.html says it: (occupant, is the viewer,
+# language) -> HTML.
+_occupants = Memo(4096)
+
+
+@register.simple_tag(takes_context=True)
+def occupant(context, seat) -> SafeString:
+    """games/_occupant.html for ``seat``, rendered once per occupant, viewer's own seat or
+    not, and language."""
+    user = context.get("user")
+    me = seat.user_id is not None and seat.user_id == getattr(user, "pk", None)
+    name = str(seat.user) if seat.user_id else ""
+    key = (seat.user_id, name, seat.bot_level, me, get_language())
+    return _occupants.get_or_compute(
+        key, lambda: render_to_string("games/_occupant.html", {"seat": seat, "user": user})
+    )
 
 
 @register.filter

@@ -20,7 +20,8 @@
  *    flight, nothing is swapped: its answer comes first, then whatever is newer. The
  *    socket reconnects with a growing delay; on every (re)connect, at every heartbeat and
  *    when the tab becomes visible again, the page asks for the current version and
- *    catches up. Closed for good (4401 not logged in, 4404 not allowed), it says so.
+ *    catches up. Closed for good (4401 not logged in, 4404 not allowed, 4429 too many
+ *    pages of this user open), it says so.
  *
  * 3. The board for screen readers and keyboards. #board is replaced at every update, so
  *    the live region that announces the last move and whose turn it is (#table-live) sits
@@ -36,7 +37,7 @@
   // -------------------------------------------------------------------------------------
   // 1. Problems, told in #site-status
 
-  var LASTING = ["csrf", "session", "closed"]; // only the user ends them (reload, login)
+  var LASTING = ["csrf", "session", "closed", "tabs"]; // only the user ends them (reload, login)
   var ERROR_PAGE = /data-error-page="([\w-]+)"/;
   var problem = null;
 
@@ -63,7 +64,7 @@
     text.textContent = area.getAttribute("data-msg-" + kind) || area.dataset.msgServer;
     area.appendChild(text);
     var link = null;
-    if (kind === "csrf" || kind === "closed") {
+    if (kind === "csrf" || kind === "closed" || kind === "tabs") {
       link = document.createElement("a");
       link.href = window.location.href;
       link.textContent = area.dataset.reloadLabel;
@@ -234,7 +235,8 @@
 
   var HEARTBEAT_MS = 30000; // games/presence.py: HEARTBEAT
   var MAX_DELAY_MS = 30000;
-  var CLOSED_FOR_GOOD = { 4401: "session", 4404: "closed" }; // games/consumers.py
+  // games/consumers.py: not logged in, not allowed, too many pages of this user open.
+  var CLOSED_FOR_GOOD = { 4401: "session", 4404: "closed", 4429: "tabs" };
 
   var socket = null;
   var attempts = 0;

@@ -14,6 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from belote_site.asgi import application
+from tests.factories import make_user, make_users
 
 ORIGIN = b"http://testserver"
 
@@ -24,6 +25,18 @@ def empty_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture
+def players():
+    """N, E, S, W."""
+    return make_users(4)
+
+
+@pytest.fixture
+def creator():
+    """Creates the tables without sitting at them: may watch, may not play."""
+    return make_user("claire")
 
 
 def logged_in_client(user) -> Client:

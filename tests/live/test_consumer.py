@@ -47,18 +47,6 @@ N, E, S, W = range(4)
 
 
 @pytest.fixture
-def players():
-    """N, E, S, W."""
-    return make_users(4)
-
-
-@pytest.fixture
-def creator():
-    """Creates the tables without sitting at them: may watch, may not play."""
-    return make_user("claire")
-
-
-@pytest.fixture
 def stranger():
     """Logged in, invited to none of these tables."""
     return make_user("sacha")
