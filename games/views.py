@@ -47,6 +47,7 @@ from games.selectors import (
 from games.service import ServiceError
 
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.lobby
+MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
 
 SECTION_TITLES = {
     Section.YOUR_TURN: gettext_lazy("À vous de jouer"),
@@ -473,9 +474,13 @@ def _board_answer(
 
 
 def _note_dismissed_summary(request: HttpRequest, table: Table) -> None:
-    """``?vu=<hand id>`` ("Donne suivante") hides that hand's summary for this session."""
+    """``?vu=<hand id>`` ("Donne suivante") hides that hand's summary for this session.
+
+    Anything but a hand id (ASCII digits, at most those of the largest id) is ignored:
+    ``str.isdigit`` also takes "²", which ``int`` refuses, and 5,000 digits are past
+    ``int``'s limit."""
     seen = request.GET.get("vu", "")
-    if seen.isdigit():
+    if seen.isascii() and seen.isdigit() and len(seen) <= MAX_ID_DIGITS:
         request.session[SUMMARY_SEEN.format(table.pk)] = int(seen)
 
 
