@@ -13,6 +13,9 @@ from accounts import views as accounts_views
 from belote_site import views
 from games import notification_views
 
+# A request Django refuses (too many fields, an unknown host): the site's 400 page.
+handler400 = "belote_site.middleware.bad_request"
+
 urlpatterns = [
     path("", views.home, name="home"),
     path("comptes/", include("accounts.urls")),
