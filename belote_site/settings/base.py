@@ -208,6 +208,11 @@ TASKS = {
 }
 
 
+# Sessions in the database, as Django's default, but a cookie that cannot be a session key
+# (a NUL in it, say) is no session rather than a query that fails (belote_site/sessions.py).
+SESSION_ENGINE = "belote_site.sessions"
+
+
 # Authentication: our own user model, allauth for sign-up and login by email.
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
