@@ -30,7 +30,8 @@ when a user's first page connects or their last one closes, the group hears a
 ``"presence": true`` (in the lobby that mark alone: the page refetches). Any message from
 a page (its heartbeat, or a question after a doubt) renews its count and is answered
 with the current version alone; the page refetches if it is behind. A frame that is not
-JSON is ignored.
+JSON, or longer than MAX_FRAME_CHARS, is ignored (Daphne itself closes the socket past
+1 MiB, its --websocket-max-message-size).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ import asyncio
 import json
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from games import live, notifications, presence, timing
 from games.board import may_watch
@@ -50,6 +51,9 @@ from games.socket_limits import TOO_MANY, sockets
 
 # How long the board of a move waits for its mover's own pages (see table_changed).
 MOVER_DELAY_SECONDS = 0.25
+
+# A page sends {"shown": n} or {"want": "version"}: a longer frame asks nothing.
+MAX_FRAME_CHARS = 1000
 
 # Close codes in the 4000-4999 range left to applications by RFC 6455.
 NOT_LOGGED_IN = 4401
@@ -121,12 +125,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         """A frame that is not JSON text (garbage, binary) is ignored: it asks nothing,
-        and it must not take the connection down with a traceback."""
-        if not text_data:
+        and it must not take the connection down with a traceback. So is a frame longer
+        than any a page sends (unread), and JSON nested too deep for the parser."""
+        if not text_data or len(text_data) > MAX_FRAME_CHARS:
             return
         try:
             content = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):
             return
         await self.receive_json(content, **kwargs)
 
@@ -185,3 +190,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if pushed.board is not None:
             self.shown = max(self.shown, pushed.version)
         await self.send(text_data=pushed.message(presence=presence))
+
+
+class NoSuchSocket(AsyncWebsocketConsumer):
+    """Any other websocket path (routed last, games/routing.py): refused at the
+    handshake, as a 404 would be, instead of the router's "No route found" error."""
+
+    async def connect(self) -> None:
+        await self.close()

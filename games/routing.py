@@ -1,9 +1,11 @@
 """Websocket routes, mounted by belote_site.asgi."""
 
-from django.urls import path
+from django.urls import path, re_path
 
-from games.consumers import TableConsumer
+from games.consumers import NoSuchSocket, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),
+    # Anything else (an id past int's limit included): refused, not a router error.
+    re_path(r"", NoSuchSocket.as_asgi()),
 ]
