@@ -39,10 +39,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    # A NUL in the path, query or form: 400 before anything reads the database with it.
-    "belote_site.middleware.RefuseNulMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
+    # A NUL in the path, query or form: 400 before anything reads the database with it;
+    # a 4xx without a body (a bare 405) gets a page that says what happened.
+    "belote_site.middleware.BadRequestMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
