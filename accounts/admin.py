@@ -15,8 +15,6 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.options import IncorrectLookupParameters
-from django.contrib.admin.views.main import ChangeList
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.contrib.auth.forms import UserChangeForm
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -36,6 +34,7 @@ from accounts.models import (
     User,
     Vacation,
 )
+from belote_site.admin import SafeInputAdmin
 
 
 class UserForm(DisplayNameMixin, UserChangeForm):
@@ -43,7 +42,7 @@ class UserForm(DisplayNameMixin, UserChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(SafeInputAdmin, DjangoUserAdmin):
     form = UserForm
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
@@ -58,7 +57,7 @@ class UserAdmin(DjangoUserAdmin):
 # Clubs
 
 
-class ClubScopedAdmin(admin.ModelAdmin):
+class ClubScopedAdmin(SafeInputAdmin, admin.ModelAdmin):
     """Rights that follow the club, not Django's model permissions: whoever manages a
     club (``clubs.manages``) may look at its rows, nobody else. ``club_of`` names the
     club of a row."""
@@ -328,20 +327,8 @@ class JoinRequestAdmin(ClubRowAdmin):
 # Absences and ratings: written by the players and by the service
 
 
-class VacationChangeList(ChangeList):
-    """Django's date hierarchy counts to the next year, which the year 9999 has not (a row
-    written past the form, accounts/vacations.py, shows its link): such a drill-down is
-    a bad lookup, which the admin answers with the whole list, not a 500."""
-
-    def get_filters(self, request):
-        try:
-            return super().get_filters(request)
-        except (ValueError, OverflowError) as error:
-            raise IncorrectLookupParameters(error) from error
-
-
 @admin.register(Vacation)
-class VacationAdmin(admin.ModelAdmin):
+class VacationAdmin(SafeInputAdmin, admin.ModelAdmin):
     """Read-mostly: a player declares their own absences (their clocks stand still);
     support may look, and delete one that should not be. A delete, single or bulk, goes
     through ``accounts.vacations.delete_vacation``, which moves the player's deadlines."""
@@ -362,9 +349,6 @@ class VacationAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None) -> bool:
         return False
 
-    def get_changelist(self, request, **kwargs):
-        return VacationChangeList
-
     def delete_model(self, request, obj: Vacation) -> None:
         vacations.delete_vacation(vacation=obj)
 
@@ -374,7 +358,7 @@ class VacationAdmin(admin.ModelAdmin):
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(SafeInputAdmin, admin.ModelAdmin):
     """Read-only: ratings move with rated games only (games/ratings.py)."""
 
     list_display = ["user", "ordinal", "mu", "sigma", "games", "updated_at"]

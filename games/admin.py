@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import ClubScopedAdmin
 from accounts.clubs import managed_clubs, manages
 from accounts.models import Membership, User
+from belote_site.admin import SafeInputAdmin
 from games import service, tournaments
 from games.models import (
     ASYNC_MOVE_SECONDS,
@@ -49,7 +50,7 @@ from games.rules import InvalidOptions, rules_for
 from games.service import ServiceError
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -129,7 +130,7 @@ class TableAdminForm(forms.ModelForm):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(SafeInputAdmin, admin.ModelAdmin):
     form = TableAdminForm
     list_display = ["id", "preset", "status", "pace", "version", "created_by", "updated_at"]
     list_filter = ["status", "preset", "pace"]

@@ -6,7 +6,7 @@ with a 4xx and a message, or ignored, and changes nothing.
   id. It is ignored: the page or the board shows as without it.
 - A NUL character anywhere in the path, the query string or the form data: PostgreSQL
   refuses it in any text and the query failed (``/joueurs/%00/``, an admin filter...).
-  ``belote_site.middleware.RefuseNulMiddleware`` answers 400 before any view.
+  ``belote_site.middleware.BadRequestMiddleware`` answers 400 before any view.
 - A session cookie that no session key can be (a NUL in it, say): it used to reach the
   session table on every request. ``belote_site.sessions`` treats it as no session.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import Group
 from django.test import Client
 from django.urls import reverse
 
@@ -190,3 +191,84 @@ def test_a_real_session_still_logs_in():
     )
 
     assert response.status_code == 200
+
+
+# ---------------------------------------------------------------------------------------
+# A refusal without a body
+
+
+@pytest.mark.parametrize("name", ["games:play", "games:take_seat", "notifications_read"])
+def test_a_get_to_a_form_address_says_why_it_is_refused(name):
+    """``require_POST`` answers a bare 405: the page says what happened instead."""
+    table = started_table()
+    client = client_for(seated_user(table, 0))
+    path = reverse(name, args=[table.pk]) if name.startswith("games:") else reverse(name)
+
+    response = client.get(path)
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    page = text_of(response)
+    assert 'data-error-page="405"' in page
+    assert "Cette adresse ne s'ouvre pas ainsi" in page
+
+
+def test_the_405_page_speaks_the_language_of_the_request():
+    response = Client().get(reverse("set_language"), headers={"accept-language": "en"})
+
+    assert response.status_code == 405
+    assert "This address does not open that way" in text_of(response)
+
+
+# ---------------------------------------------------------------------------------------
+# Found by the fuzz test (tests/fuzz/): the admin and the ORM
+
+
+@pytest.fixture
+def staff():
+    return client_for(make_user("gerard", is_staff=True, is_superuser=True))
+
+
+def test_an_id_past_a_64_bit_column_matches_nothing_in_a_list():
+    table = started_table()
+
+    assert list(Table.objects.filter(pk__in=[2**63])) == []
+    assert list(Table.objects.filter(pk__in=[2**63, -(2**63) - 1, table.pk])) == [table]
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "start__year=9223372036854775808",
+        "start__year=99999999999999999999&start__month=1&start__day=1",
+        "start__year=9999",  # its end, 10000-01-01, is past the calendar
+        "start__year=9999&start__month=12",
+        "start__year=-1",
+    ],
+)
+def test_a_date_hierarchy_past_the_calendar_is_an_incorrect_lookup(staff, query):
+    response = staff.get(reverse("admin:accounts_vacation_changelist") + "?" + query)
+
+    assert response.status_code == 302
+    assert response.url.endswith("?e=1")  # the admin's "incorrect parameters" page
+
+
+def test_a_group_given_a_permission_id_past_64_bits_is_refused_by_its_form(staff):
+    response = staff.post(
+        reverse("admin:auth_group_add"), {"name": "Arbitres", "permissions": str(2**63)}
+    )
+
+    assert response.status_code == 200
+    assert "errornote" in response.text
+    assert not Group.objects.exists()
+
+
+@pytest.mark.parametrize("options", ["9" * 5000, "[" * 100_000 + "]" * 100_000])
+def test_json_options_beyond_the_parser_are_refused_by_the_admin_form(staff, options):
+    response = staff.post(
+        reverse("admin:games_table_add"), {"preset": "classique", "options": options}
+    )
+
+    assert response.status_code == 200
+    assert "errornote" in response.text
+    assert not Table.objects.exists()
