@@ -41,6 +41,28 @@ N, E, S, W = range(4)
 FAST = {"target": 500}  # the lowest target: a finished game in fewer hands
 
 
+# The visitors, in the order they crawl the site (the first to reach a page fuzzes it).
+ROLE_NAMES = [
+    "anonymous",
+    "stranger",
+    "lobby creator",
+    "lobby invitee",
+    "bidding",
+    "card play",
+    "between hands",
+    "finished",
+    "stood in",
+    "spectator",
+    "club owner",
+    "club member",
+    "club invitee",
+    "staff",
+]
+# Those who may watch their table (its websocket lets them in), from the lobby creator to
+# the spectator: seated, invited, or come by the link.
+WATCHERS = set(ROLE_NAMES[2:10])
+
+
 @dataclass
 class Role:
     name: str
@@ -242,6 +264,7 @@ def build() -> World:
         Role("club invitee", victor, card_play),
         Role("staff", staff, card_play),
     ]
+    assert [role.name for role in roles] == ROLE_NAMES
     return World(
         roles=roles,
         tables=tables,
