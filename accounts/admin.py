@@ -3,10 +3,10 @@ requests), absences and ratings.
 
 Clubs are run here by their own people: a superuser sees and does everything and alone
 creates or deletes clubs; a staff user who is an owner or organiser of clubs
-(``accounts.clubs.managed_clubs``) sees those clubs only, edits them and their members,
+(``accounts.clubs.service.managed_clubs``) sees those clubs only, edits them and their members,
 and decides their join requests. Anyone else gets a 403 on a club's pages and no
 action. Every change of a membership, and every admin action, goes through
-``accounts.clubs``, which checks the same rights again; roles other than member are
+``accounts.clubs.service``, which checks the same rights again; roles other than member are
 granted by owners only. Absences are read-mostly and ratings read-only: the service
 writes them.
 """
@@ -22,7 +22,8 @@ from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
 from django.utils.translation import gettext_lazy as _
 
-from accounts import clubs, vacations
+from accounts import vacations
+from accounts.clubs import service as clubs
 from accounts.forms import DisplayNameMixin
 from accounts.models import (
     Club,
@@ -114,7 +115,7 @@ class MembershipForm(forms.ModelForm):
 
 
 class MembershipFormSet(BaseInlineFormSet):
-    """Checks every change with ``accounts.clubs``' own checks before anything is saved,
+    """Checks every change with ``accounts.clubs.service``' own checks before anything is saved,
     and refuses a set of changes that would leave the club without an owner (judged on
     the rows together: one save may promote a new owner and step the old one down)."""
 
@@ -219,7 +220,7 @@ class ClubAdmin(ClubScopedAdmin):
         return request.user.is_superuser
 
     def save_formset(self, request, form, formset, change) -> None:
-        """Members are written by ``accounts.clubs`` (the formset's checks passed):
+        """Members are written by ``accounts.clubs.service`` (the formset's checks passed):
         newcomers and promotions first, then the other role changes, then removals, so
         that the club has an owner at every step."""
         if formset.model is not Membership:
@@ -271,7 +272,7 @@ class ClubRowAdmin(ClubScopedAdmin):
         return False
 
     def _apply(self, request, queryset, call, done: str) -> None:
-        """``call`` on each row through ``accounts.clubs``; what it refused is said."""
+        """``call`` on each row through ``accounts.clubs.service``; what it refused is said."""
         count = 0
         for row in queryset:
             try:
@@ -359,7 +360,7 @@ class VacationAdmin(SafeInputAdmin, admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(SafeInputAdmin, admin.ModelAdmin):
-    """Read-only: ratings move with rated games only (games/ratings.py)."""
+    """Read-only: ratings move with rated games only (games/ratings/service.py)."""
 
     list_display = ["user", "ordinal", "mu", "sigma", "games", "updated_at"]
     search_fields = ["user__username", "user__display_name"]

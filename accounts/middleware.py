@@ -58,7 +58,7 @@ class RefusedFormStatusMiddleware:
     """A POST whose form is refused answers 422, allauth's pages included.
 
     allauth's views render a refused form with status 200, as Django's generic views do;
-    ours answer 422 (games/views.py, accounts/views.py). Every bad input gets a 4xx here,
+    ours answer 422 (games/tables/views.py, accounts/views.py). Every bad input gets a 4xx here,
     which also tells a test, a proxy log or a script that nothing was done. Only template
     responses carry their context (allauth's do); a view rendering to a plain response
     sets its own status.

@@ -104,7 +104,7 @@ def user_named(username: str) -> User | None:
 
 class Vacation(models.Model):
     """An absence declared by a player: from ``start`` to ``end`` (both days included),
-    the clocks of their tables stand still (games/timing.py)."""
+    the clocks of their tables stand still (games/timing/sweep.py)."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -299,7 +299,7 @@ class JoinRequest(models.Model):
 
 
 # ---------------------------------------------------------------------------------------
-# Ratings: one OpenSkill rating per player, moved by every rated game (games/ratings.py).
+# Ratings: one OpenSkill rating per player, moved by every rated game (games/ratings/service.py).
 
 
 class Rating(models.Model):

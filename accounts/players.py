@@ -2,7 +2,7 @@
 
 Any logged-in player may open it. It shows results and names only, never a card of any
 hand; a game links to its table only for a viewer who may see that table
-(``games.selectors.can_view``), so the page reveals no private table to anyone else.
+(``games.tables.selectors.can_view``), so the page reveals no private table to anyone else.
 """
 
 from django.contrib.auth.decorators import login_required
@@ -10,8 +10,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from accounts.models import Rating, User
-from games.ratings import recent_games
-from games.selectors import can_view
+from games.ratings.service import recent_games
+from games.tables.selectors import can_view
 
 RECENT_GAMES = 10
 

@@ -2,8 +2,8 @@
 VACATION_DAYS_PER_YEAR days per calendar year, one absence at most that many days long,
 starting at most VACATION_MAX_AHEAD_DAYS from today (``check_dates``, which the form
 applies too). Each change moves the deadlines of the player's turns (the clocks stand
-still during an absence, games/timing.py), in the same transaction, one change of a
-player's absences at a time. The clock (games/clock.py) reads any stored row within the
+still during an absence, games/timing/sweep.py), in the same transaction, one change of a
+player's absences at a time. The clock (games/tables/clock.py) reads any stored row within the
 same bounds, so a row written some other way stops no clock for longer.
 
 Time an absence has already paused stays paused whatever becomes of it: cancelling one
@@ -111,7 +111,7 @@ def delete_vacation(*, vacation: Vacation) -> None:
 def _shorten(vacation: Vacation, *, end: datetime.date | None) -> None:
     """End ``vacation`` on ``end`` (None, or before it starts: remove it) and move the
     user's deadlines. What it covered from the new end until now was paused and stays so."""
-    from games.clock import vacation_window
+    from games.tables.clock import vacation_window
 
     now = timezone.now()
     user = vacation.user
@@ -133,12 +133,12 @@ def _lock(user) -> None:
 
 
 def _clocks(user) -> dict:
-    from games.timing import turn_clocks
+    from games.timing.sweep import turn_clocks
 
     return turn_clocks(user.pk)
 
 
 def _reschedule(user, before: dict, paused: list | tuple = ()) -> None:
-    from games.timing import reschedule_user
+    from games.timing.sweep import reschedule_user
 
     reschedule_user(user.pk, before=before, paused=paused)

@@ -1,7 +1,7 @@
 """The site's cache on Redis, which keeps answering while Redis is down.
 
 Django's ``RedisCache`` raises as soon as Redis cannot be reached, and the cache is read
-on the way of many requests: who has a table open (games/presence.py, on every board),
+on the way of many requests: who has a table open (games/tables/presence.py, on every board),
 allauth's rate limits (every login). ``RedisCache`` here is Django's, except that an
 operation Redis does not answer (down, restarting, out of reach: a ``ConnectionError``
 or a ``TimeoutError`` of redis-py, after the short timeouts of the settings) is done on
@@ -18,7 +18,7 @@ Each call tries Redis first, so the cache is back as soon as Redis is. The outag
 logged once, with its end (belote_site/outage.py).
 
 A decision that must rest on what every process wrote (a stand-in bot for a player who
-may be connected through another process, games/timing.py) reads inside
+may be connected through another process, games/timing/sweep.py) reads inside
 ``shared_answers_only()``: there a cache operation Redis does not answer raises
 ``CacheUnreachable`` instead. With the other backends (files, local memory: development
 and tests) nothing fails that way and it changes nothing.

@@ -1,5 +1,5 @@
 """The log of an outage of something the site can do without for a while: Redis, as the
-cache (belote_site/cache.py) and as the channel layer (games/broadcast.py).
+cache (belote_site/cache.py) and as the channel layer (games/live/broadcast.py).
 
 While Redis is down, every request that would have used it fails over to a fallback, and
 each would otherwise log a traceback: hundreds a minute, which bury the one line that

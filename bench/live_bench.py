@@ -5,7 +5,7 @@ against a throwaway database, seats four users at a table and plays random legal
 their pages would: each client opens the table page (which sets the CSRF cookie), its
 board fragment and ``/ws/tables/<id>/``; the player to act POSTs ``/tables/<id>/jouer/``
 (htmx headers, CSRF token, session cookie), and each of the three other clients takes the
-board its socket brings (games/live.py), or refetches ``/tables/<id>/plateau/`` when the
+board its socket brings (games/live/boards.py), or refetches ``/tables/<id>/plateau/`` when the
 socket says a version without a board, as static/js/table.js does. The latency of a move
 for one page is the time from sending the POST to that page having the board that shows
 the new version. p50 and p99 are over every (move, other page) pair.
@@ -16,7 +16,7 @@ Three scenarios, one Daphne process each:
 2. one table, the Redis channel layer;
 3. the same table while ``--bot-tables`` (100) tables of four bots play in the background,
    one move per table every ``--bot-interval`` seconds (1 s, the pace of a live table), by
-   two bot processes calling ``games.service.play_bot_move`` on the same database (the
+   two bot processes calling ``games.tables.service.play_bot_move`` on the same database (the
    HTTP-less path of the task worker), each table watched by one page (websocket and
    refetch, like the human at a bot table; ``--unwatched``: no page there). The bots'
    broadcasts must reach Daphne from other processes, which only a shared channel layer
@@ -654,8 +654,8 @@ def run_bots(args) -> int:
     django.setup()
     from django.db import OperationalError, close_old_connections
 
-    from games import service
     from games.models import Table
+    from games.tables import service
 
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
@@ -786,7 +786,7 @@ def four_players(prefix: str):
     """Four new users (``<prefix>0`` to ``<prefix>3``) seated at a new classique table in
     1000 points, in its lobby: the users and the table."""
     from accounts.models import User
-    from games import service
+    from games.tables import service
 
     players = [
         User.objects.create_user(username=f"{prefix}{p}", email=f"{prefix}{p}@example.org")
@@ -807,8 +807,8 @@ def prepare(args) -> dict:
     from django.test import Client
 
     from accounts.models import User
-    from games import service
     from games.models import BotLevel
+    from games.tables import service
 
     def session_of(user) -> str:
         client = Client()

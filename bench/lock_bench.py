@@ -2,7 +2,7 @@
 
 On a throwaway SQLite file (WAL, immediate transactions, as in the settings), two writer
 processes play the bots of ``--bot-tables`` (100) tables through
-``games.service.play_bot_move``, one move per table every second (the task worker of a
+``games.tables.service.play_bot_move``, one move per table every second (the task worker of a
 busy evening). Meanwhile this process times ``--writes`` (1000) small write transactions
 (``transaction.atomic()`` and a one-row update of another table, as a player's move
 begins), 10 ms apart, and prints their p50 / p90 / p99 / max and how many waited more
@@ -66,8 +66,8 @@ def run_writer(args) -> int:
 def prepare(bot_tables: int) -> tuple[int, list[int]]:
     """A table to write to and the bots' tables, started."""
     from accounts.models import User
-    from games import service
     from games.models import BotLevel
+    from games.tables import service
 
     owner = User.objects.create_user(username="owner", email="owner@example.org")
     tables = []

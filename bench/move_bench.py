@@ -2,9 +2,9 @@
 
 One process plays the same moves every run: four users at a table whose hands come from
 a seeded deck, moves drawn from the engine's legal actions with a seeded generator. A
-counted move is ``games.service.submit`` (the lock, the replay, the writes, the commit,
+counted move is ``games.tables.service.submit`` (the lock, the replay, the writes, the commit,
 what runs after it) plus the boards pushed to the four players' pages, as their sockets'
-consumers make them (games/live.py). The process runs under ``valgrind
+consumers make them (games/live/boards.py). The process runs under ``valgrind
 --tool=callgrind``, instrumented from the first counted move on and collecting only in
 the counted part of each move (callgrind's client requests, from a small C library
 compiled with ``gcc`` at the start): the instructions it prints per move do not depend
@@ -71,7 +71,7 @@ def prepare(args) -> int:
     from django.test import Client
     from django.test.utils import setup_databases
 
-    from games import service
+    from games.tables import service
 
     os.environ["LIVE_BENCH_CODE"] = str(code_root())  # live_bench: the same checkout
     from live_bench import four_players
@@ -95,10 +95,11 @@ def prepare(args) -> int:
 def play(args) -> int:
     """Play the warm-up and the counted moves (collection toggled around the latter)."""
     setup_django()
-    from games import live, service
     from games import rules as engine
+    from games.live import boards as live
     from games.models import Table
-    from games.selectors import table_state
+    from games.tables import service
+    from games.tables.selectors import table_state
 
     data = json.loads(args.data)
     table_id = data["table"]

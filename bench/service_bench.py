@@ -1,4 +1,4 @@
-"""Server-side cost of one move through ``games.service.submit``, on SQLite and PostgreSQL.
+"""Server-side cost of one move through ``games.tables.service.submit``, on SQLite and PostgreSQL.
 
 Creates a throwaway test database (``django.test.utils.setup_databases``), seats four
 users at a table and plays random legal moves through ``submit`` for a few complete
@@ -7,7 +7,7 @@ games, one table per game, the presets in turn. Each ``submit`` is timed with
 after-commit broadcast on the in-memory channel layer) and its queries are counted with
 ``CaptureQueriesContext``. Choosing the move (a replay and ``legal_actions``) is not timed.
 The move that ends a game is counted apart: it also rates the four players (5 to 7 more
-queries, games/ratings.py), which the budget of a move leaves out.
+queries, games/ratings/service.py), which the budget of a move leaves out.
 
 The SQLite test database is a file in a temporary directory, with the WAL and immediate
 transactions of the settings, so the figure includes real commits, not an in-memory
@@ -47,15 +47,15 @@ WARMUP_MOVES = 20  # played first and not counted: imports, caches, first statem
 def play(games: int, seed: int) -> tuple[list[float], list[int], list[int]]:
     """Milliseconds and queries of every counted ``submit`` over ``games`` games, and the
     queries of the moves that ended a game (apart: they also rate the four players,
-    games/ratings.py, counted outside the budget of a move)."""
+    games/ratings/service.py, counted outside the budget of a move)."""
     from django.db import connection, reset_queries
     from django.test.utils import CaptureQueriesContext
 
     from accounts.models import User
     from games import rules as engine
-    from games import service
     from games.models import Table
-    from games.selectors import hand_state
+    from games.tables import service
+    from games.tables.selectors import hand_state
 
     rng = random.Random(seed)
     presets = list(engine.PRESETS)

@@ -1,7 +1,7 @@
 """Admin pages for tables and their history, and for tournaments.
 
 A table in the lobby can be looked after (its settings, a seat given to another player
-or a bot). Once it has left the lobby its state belongs to games.service, which logs an
+or a bot). Once it has left the lobby its state belongs to games.tables.service, which logs an
 action, bumps the version and tells the viewers for every change: its status and seats
 are read-only here, and the "abandon" action stops a table through the service. Games,
 hands, tricks and actions are history written by the service and are read-only here:
@@ -25,10 +25,10 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ClubScopedAdmin
-from accounts.clubs import managed_clubs, manages
+from accounts.clubs.service import managed_clubs, manages
 from accounts.models import Membership, User
 from belote_site.admin import SafeInputAdmin
-from games import service, tournaments
+from games import tournaments
 from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
@@ -47,7 +47,8 @@ from games.models import (
     Trick,
 )
 from games.rules import InvalidOptions, rules_for
-from games.service import ServiceError
+from games.tables import service
+from games.tables.service import ServiceError
 
 
 class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):

@@ -3,8 +3,8 @@
 The append-only ``Action`` log is the truth: replaying a hand's actions through the engine
 from its stored deck and dealer gives its tricks and result, which ``belote_verify``
 checks. ``Trick`` rows and the results on ``Hand`` and ``Game`` are written by
-``games.service`` alongside each action so that pages read them without replaying.
-Every write of game state goes through ``games.service``; models stay thin.
+``games.tables.service`` alongside each action so that pages read them without replaying.
+Every write of game state goes through ``games.tables.service``; models stay thin.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ class Table(models.Model):
     pace = models.CharField(_("rythme"), max_length=5, choices=Pace.choices, default=Pace.LIVE)
     move_seconds = models.PositiveIntegerField(_("temps par coup (secondes)"), default=120)
     # When the human to act runs out of time (None while a bot is to act or outside
-    # play), set by the service at each move; games/timing.py acts on it.
+    # play), set by the service at each move; games/timing/sweep.py acts on it.
     deadline = models.DateTimeField(_("limite du coup"), null=True, blank=True, db_index=True)
     timeout_policy = models.CharField(
         _("temps écoulé"), max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT
@@ -183,7 +183,7 @@ class Seat(models.Model):
     # Moves the clock played for this seat (Action.Source.TIMEOUT).
     timeouts = models.PositiveSmallIntegerField(_("temps dépassés"), default=0)
     # A live table's player gone for a while: the heuristic bot plays their turns until
-    # they come back (games/timing.py).
+    # they come back (games/timing/sweep.py).
     stand_in = models.BooleanField(_("remplacé par un robot"), default=False)
 
     class Meta:
@@ -280,7 +280,7 @@ class Game(models.Model):
     winner = models.PositiveSmallIntegerField(
         _("vainqueur"), choices=TEAM_CHOICES, null=True, blank=True
     )
-    # Whether the result moved the players' ratings (games/ratings.py): four humans only.
+    # Whether the result moved the players' ratings (games/ratings/service.py): four humans only.
     rated = models.BooleanField(_("classée"), default=False)
     started_at = models.DateTimeField(_("commencée le"), auto_now_add=True)
     finished_at = models.DateTimeField(_("terminée le"), null=True, blank=True)
@@ -412,7 +412,7 @@ class Action(models.Model):
         return f"#{self.seq} {self.payload.get('action', self.kind)}"
 
     def save(self, *args, **kwargs) -> None:
-        """Written once (games.service ``_log``), never changed: the hands are replayed
+        """Written once (games.tables.service ``_log``), never changed: the hands are replayed
         from this log. Deleting a user still clears ``actor`` (a query, not this), and
         deleting a table still takes its log with it."""
         if not self._state.adding:

@@ -1,6 +1,6 @@
 """Turn reminders and in-app notifications: what to send, to whom, and when.
 
-When a human's turn starts at an asynchronous table, ``games.service`` calls
+When a human's turn starts at an asynchronous table, ``games.tables.service`` calls
 ``turn_started`` once the move is committed. A task then writes the in-app notification
 ("À vous de jouer à la table n° X") and follows the player's ``notify`` preference:
 
@@ -16,7 +16,7 @@ Every player who accepts emails also gets one reminder before the deadline (two 
 before it, or half the time per move on shorter clocks) if the move is still not in. It
 goes for the deadline it was queued for only: when a vacation moves the deadline, the
 service's hook runs ``notify_turn_task`` again, which queues the new deadline's reminder.
-Nothing is sent about a table its player has open right now (games.presence): no turn
+Nothing is sent about a table its player has open right now (games.tables.presence): no turn
 email, no reminder, and the digest leaves that table out.
 
 Every task re-reads the table and checks the version, so running one twice or late is
@@ -44,8 +44,6 @@ from django.utils.translation import gettext as _
 from accounts.models import Notify, User
 from accounts.unsubscribe import unsubscribe_url
 from belote_site.emails import render_email
-from games import presence
-from games.clock import vacation_end
 from games.models import (
     Action,
     Notification,
@@ -55,6 +53,8 @@ from games.models import (
     Table,
     TableVisit,
 )
+from games.tables import presence
+from games.tables.clock import vacation_end
 
 logger = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ DIGEST_STALE = datetime.timedelta(hours=1)
 
 
 def turn_started(table_id: int, version: int) -> None:
-    """Called by games.service after a committed change: a human's turn at an async table
+    """Called by games.tables.service after a committed change: a human's turn at an async table
     gets its notification task. One cheap query decides; every other table costs nothing."""
     waiting = Seat.objects.filter(
         table_id=table_id,
@@ -285,7 +285,8 @@ def schedule_digests(now: datetime.datetime | None = None) -> bool:
 
 
 def table_deadline(table: Table) -> datetime.datetime | None:
-    """When the player to act runs out of time (stored by games.service, games/clock.py)."""
+    """When the player to act runs out of time (stored by games.tables.service,
+    games/tables/clock.py)."""
     return table.deadline
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from django.tasks import task
 
-from games import notifications, service, timing, tournaments
+from games import notifications, tournaments
+from games.tables import service
+from games.timing import sweep as timing
 
 
 @task()

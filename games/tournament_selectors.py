@@ -2,8 +2,8 @@
 the round-by-round grid (round robin and Swiss).
 
 A tournament is public to logged-in users, like the club page that lists it
-(accounts/club_views.py): its rules, teams, rounds, results and standings; only the
-club's members register. Its tables keep their own rule (games/selectors.py): the four
+(accounts/clubs/views.py): its rules, teams, rounds, results and standings; only the
+club's members register. Its tables keep their own rule (games/tables/selectors.py): the four
 players seated at a match see it, and the page links only to the tables the viewer may
 open; everybody else follows the results here.
 """
@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from accounts.clubs import membership_of
+from accounts.clubs.service import membership_of
 from games import pairing
 from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
-from games.selectors import visible_tables
+from games.tables.selectors import visible_tables
 from games.tournaments import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones

@@ -18,10 +18,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts.clubs import manages
+from accounts.clubs.service import manages
 from games import tournaments
 from games.models import Tournament
-from games.service import ServiceError
+from games.tables.service import ServiceError
 from games.tournament_forms import RegisterForm
 from games.tournament_selectors import (
     current_round,

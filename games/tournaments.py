@@ -1,6 +1,6 @@
 """Tournaments: registration, the rounds and their tables, results, deadlines.
 
-The only write path of tournament rows, a sibling of ``games.service`` with the same
+The only write path of tournament rows, a sibling of ``games.tables.service`` with the same
 discipline: keyword-only functions, one transaction each, the tournament row locked
 (``select_for_update``), ``ServiceError`` (a code, a French message, an HTTP status)
 for anything refused, and then nothing is written. Pairing itself is pure
@@ -8,19 +8,19 @@ for anything refused, and then nothing is written. Pairing itself is pure
 
 - **Who.** Only the club's members register, as a pair (the partner, named by username,
   must be a member too and not registered yet) or alone; either player of a team may
-  withdraw it before the start. Everything else is the organisers' (``accounts.clubs
+  withdraw it before the start. Everything else is the organisers' (``accounts.clubs.service
   .manages``: the club's owners and organisers, and superusers), from the admin.
 - **Start.** Needs two complete teams. Players still alone (``pair_singles`` pairs them
   in registration order, or shuffled by a seed) are removed at the start, and the
   report names them. Seeds are renumbered 1..n: the organiser's seeds first, then the
   others in registration order.
 - **Rounds.** Each match gets its table at once, created and started through
-  ``games.service`` with the tournament's rules, pace and time per move, in the club:
+  ``games.tables.service`` with the tournament's rules, pace and time per move, in the club:
   team one North-South, team two East-West. A bye has no table and counts as a win.
   When the last match of a round is decided the next round is paired, or the
   tournament is over: a Swiss after ``rounds`` rounds, a round robin after everyone met
   everyone, a knockout when one team is left.
-- **Results** come from the game (``game_finished``, called by games/results.py inside
+- **Results** come from the game (``game_finished``, called by games/tables/results.py inside
   the transaction that ends it): the winning team and the game score; "forfeit" when
   the game was lost on time at the table. Only a match's first game counts.
 - **Deadlines.** A round lasts ``round_hours``, from one hour to 90 days
@@ -49,9 +49,9 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.clubs import manages, membership_of
+from accounts.clubs.service import manages, membership_of
 from accounts.models import user_named
-from games import pairing, service
+from games import pairing
 from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
@@ -66,7 +66,8 @@ from games.models import (
     TournamentTeam,
 )
 from games.rules import InvalidOptions, rules_for
-from games.service import ServiceError
+from games.tables import service
+from games.tables.service import ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -397,7 +398,7 @@ def game_finished(game: Game) -> None:
     """A game ended (target reached, or lost on time): if its table is a tournament
     match's, the match takes the result and the round may be over.
 
-    Called by games.service inside the transaction that ends the game, the table locked;
+    Called by games.tables.service inside the transaction that ends the game, the table locked;
     the table row's new status may not be saved yet, so only the game is read.
     """
     match = TournamentMatch.objects.filter(table_id=game.table_id, result="").first()

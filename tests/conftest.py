@@ -47,8 +47,8 @@ def _french_again():
 @pytest.fixture(autouse=True)
 def _fresh_memos():
     """Row ids and fixed decks come again from test to test: no memo of a table version
-    (games/memo.py) may outlive its test."""
-    from games import memo
+    (games/tables/memo.py) may outlive its test."""
+    from games.tables import memo
 
     memo.clear_all()
     yield

@@ -1,6 +1,6 @@
 """Factories for the persistence tests: users, tables, started tables, and a move driver.
 
-Everything goes through ``games.service``, as in production: a factory never writes game
+Everything goes through ``games.tables.service``, as in production: a factory never writes game
 rows itself. ``play_random_move`` is the test's own stand-in for four humans (a random
 legal move submitted by whoever is to act); it is not a bot and needs no ``games.bots``.
 """
@@ -12,9 +12,9 @@ import random
 
 from accounts.models import User
 from games import rules as engine
-from games import service
 from games.models import Table
-from games.selectors import hand_state
+from games.tables import service
+from games.tables.selectors import hand_state
 
 _numbers = itertools.count(1)
 

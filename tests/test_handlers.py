@@ -1,5 +1,5 @@
 """Daphne's side of a request (belote_site/handlers.py) and the broadcasts of synchronous
-code (games/broadcast.py): threads and event loops kept from one call to the next."""
+code (games/live/broadcast.py): threads and event loops kept from one call to the next."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.core.signals import request_started
 from django.test import override_settings
 
 from belote_site.handlers import ReusedThreadsASGIHandler
-from games.broadcast import _LoopThread
+from games.live.broadcast import _LoopThread
 
 
 def http_scope(path: str = "/") -> dict:

@@ -2,7 +2,7 @@
 
 The engine (games/rules) speaks French and imports nothing from Django; it marks its
 refusal messages with its own ``gettext_noop``, which ``makemessages`` extracts, and the
-service translates them (``games.service.refusal``). An English player must never read a
+service translates them (``games.tables.service.refusal``). An English player must never read a
 French refusal.
 """
 
@@ -18,8 +18,8 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 import games.rules
-from games import service
-from games.service import ServiceError
+from games.tables import service
+from games.tables.service import ServiceError
 from tests.factories import seated_user, started_table
 
 ENGINE = Path(games.rules.__file__).parent

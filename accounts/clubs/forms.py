@@ -1,4 +1,4 @@
-"""Forms of the club pages. They only parse the request; ``accounts.clubs`` decides."""
+"""Forms of the club pages. They only parse the request; ``accounts.clubs.service`` decides."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _

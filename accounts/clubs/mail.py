@@ -1,7 +1,7 @@
 """Emails of the clubs: an invitation to its invitee, a join request to the club's owners
 and organisers.
 
-``accounts.clubs`` enqueues the task once the invitation or request is committed. The
+``accounts.clubs.service`` enqueues the task once the invitation or request is committed. The
 task re-reads the row and sends nothing if it was answered or withdrawn meanwhile, so
 running it late or twice is harmless. Players who asked for no emails at all (``notify``
 "never", as the unsubscribe link sets it) get none of these either.

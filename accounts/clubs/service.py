@@ -35,7 +35,7 @@ from accounts.models import (
     RequestStatus,
     user_named,
 )
-from games.service import ServiceError
+from games.tables.service import ServiceError
 
 
 class ClubError(ServiceError):
@@ -422,6 +422,6 @@ def _still_member(club: Club, user) -> Membership:
 
 
 def _mail_on_commit(kind: str, pk: int) -> None:
-    from accounts.club_mail import club_mail_task
+    from accounts.clubs.mail import club_mail_task
 
     transaction.on_commit(lambda: club_mail_task.enqueue(kind=kind, pk=pk))

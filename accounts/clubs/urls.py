@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from accounts import club_views
+from accounts.clubs import views as club_views
 
 app_name = "clubs"
 

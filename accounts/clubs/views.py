@@ -5,7 +5,7 @@ Anyone may look at the list and at a club's public part (name, description, memb
 count, tournaments); its members, tables and leaderboard are for its members (and the
 superusers), its pending requests and invitations for those who manage it.
 
-Views only parse, call ``accounts.clubs`` and render. Every form works as a plain POST
+Views only parse, call ``accounts.clubs.service`` and render. Every form works as a plain POST
 (then a redirect with a message) and with htmx, which gets the page's fragment back
 (``list.html#clubs`` or ``detail.html#club``) with a notice. The hidden ``page`` field
 says which page the form was on. A refused action answers its status (403, 409, 422)
@@ -25,9 +25,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from accounts import clubs
-from accounts.club_forms import ClubInviteForm, JoinRequestForm, RoleForm
-from accounts.clubs import ClubError
+from accounts.clubs import service as clubs
+from accounts.clubs.forms import ClubInviteForm, JoinRequestForm, RoleForm
+from accounts.clubs.service import ClubError
 from accounts.models import (
     Club,
     ClubInvitation,
@@ -38,7 +38,7 @@ from accounts.models import (
     User,
 )
 from games.models import Seat, Table
-from games.ratings import club_leaderboard
+from games.ratings.service import club_leaderboard
 
 LIST = "list"
 DETAIL = "detail"
@@ -212,7 +212,7 @@ def _act(
     *,
     form_class: type | None = None,
 ) -> HttpResponse:
-    """Validate the form, call ``accounts.clubs``, answer with the page or its fragment."""
+    """Validate the form, call ``accounts.clubs.service``, answer with the page or its fragment."""
     club = get_object_or_404(Club, slug=slug)
     data: dict = {}
     if form_class is not None:

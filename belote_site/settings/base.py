@@ -118,7 +118,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 
 # Channels: Redis as soon as it is configured, in-memory otherwise. Our messages are only
-# "table N is at version V" for the pages open right now (games/broadcast.py), so Redis
+# "table N is at version V" for the pages open right now (games/live/broadcast.py), so Redis
 # pub/sub carries them: one PUBLISH a message, pushed to a single subscription of each
 # Daphne process. (channels_redis' list-based layer takes four round trips a message,
 # one message at a time for the whole process, and drops what comes in once a process
@@ -165,15 +165,15 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 # The in-memory layer stays inside its process: a Daphne process then reads the versions
-# of its open tables this often, to hear the moves of the task worker (games/relay.py).
+# of its open tables this often, to hear the moves of the task worker (games/live/relay.py).
 VERSION_RELAY_SECONDS = 0.5
 # Table websockets one user may hold open at one table, and in all, over every process
-# (games/socket_limits.py): one more is refused with the close code 4429.
+# (games/live/socket_limits.py): one more is refused with the close code 4429.
 LIVE_SOCKETS_PER_TABLE = 8
 LIVE_SOCKETS_PER_USER = 32
 
 
-# Cache: allauth's rate-limit counters and who has a table open (games/presence.py),
+# Cache: allauth's rate-limit counters and who has a table open (games/tables/presence.py),
 # which Daphne writes and the task worker reads (no stand-in for a player who is there, no
 # email about a table they have open): shared by every process. Redis when configured,
 # through Django's backend with a fallback to the process's memory while Redis does not
@@ -322,7 +322,7 @@ LOGGING = {
 }
 
 
-# Time at the tables (games/timing.py): a bot's move waits BOT_DELAY_SECONDS at a live
+# Time at the tables (games/timing/sweep.py): a bot's move waits BOT_DELAY_SECONDS at a live
 # table so that people can follow; a live player gone for LIVE_GRACE_SECONDS (at most half
 # the time per move) on their turn is replaced by a bot; the sweep runs every
 # SWEEP_SECONDS and plays a bot turn left BOT_STALL_SECONDS without a move; a player may

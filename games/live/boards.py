@@ -1,8 +1,8 @@
 """What a table's websocket carries to its viewers: each one's own board, rendered once
 for all the pages that see it alike.
 
-When a table changes, its group hears ``{table, version}`` (games/broadcast.py: no game
-data travels between processes). Each open page's consumer (games/consumers.py) then
+When a table changes, its group hears ``{table, version}`` (games/live/broadcast.py: no game
+data travels between processes). Each open page's consumer (games/live/consumers.py) then
 sends its user the board fragment ``GET /plateau/`` would give them (the template
 partial ``games/table.html#board``, the same ``table_board`` built from
 ``engine.view(state, seat)``), with the version. The page swaps it in at once: no
@@ -46,10 +46,10 @@ from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import presence
-from games.board import SUMMARY_SEEN, Board, may_watch, table_board, table_seats
-from games.memo import Memo
 from games.models import Table
+from games.tables import presence
+from games.tables.board import SUMMARY_SEEN, Board, may_watch, table_board, table_seats
+from games.tables.memo import Memo
 
 BOARD_TEMPLATE = "games/table.html#board"
 # Stands for the page's CSRF token in a board rendered for several pages.

@@ -2,8 +2,8 @@
 
 No game data travels in a broadcast, so nothing hidden can leak through it: each page's
 consumer, hearing it, renders its own user's board and sends it to that page alone
-(games/consumers.py, games/live.py). A change of who is connected (games/presence.py) is
-a version-less event of the same kind, ``table.presence``.
+(games/live/consumers.py, games/live/boards.py). A change of who is connected
+(games/tables/presence.py) is a version-less event of the same kind, ``table.presence``.
 
 ``table_changed`` is called by synchronous code after a commit: in Daphne's request
 threads, and in processes without an event loop (the task worker playing the bots). There
@@ -14,7 +14,7 @@ in-memory layer only reaches the consumers of its own process, through their loo
 keeps ``async_to_sync``.
 
 A broadcast is best effort: the change is committed when it is told, and its follow-ups
-are queued in its own transaction (games/service.py). When the channel layer fails (Redis
+are queued in its own transaction (games/tables/service.py). When the channel layer fails (Redis
 down or out of reach) the message is lost, the failure logged (once per outage,
 belote_site/outage.py), and the caller goes on; a page that missed it sees the change at
 the table's next broadcast, or at its heartbeat (static/js/table.js) at the latest. A send
@@ -56,7 +56,7 @@ def table_changed(table_id: int, version: int, *, by: int | None = None) -> None
         message["by"] = by
     try:
         if isinstance(layer, InMemoryChannelLayer):
-            from games.relay import relay
+            from games.live.relay import relay
 
             relay.heard(table_id, version)
             # Only this process's pages can hear it. Without one at this table (the task
@@ -78,7 +78,7 @@ async def presence_changed(table_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    # The id lets the pages of one process share the board it brings (games/live.py).
+    # The id lets the pages of one process share the board it brings (games/live/boards.py).
     message = {"type": "table.presence", "table": table_id, "id": secrets.token_hex(8)}
     try:
         await _send(layer, table_group(table_id), message)

@@ -1,9 +1,9 @@
 """The table websocket: the version of the table, and with it the viewer's own board.
 
-A viewer who may watch the table (games.board.may_watch) joins the table's group and
+A viewer who may watch the table (games.tables.board.may_watch) joins the table's group and
 gets its current version at once. At each change the group hears ``{table, version}``
-(games/broadcast.py), and this consumer renders the board of its own user
-(games/live.py) and sends ``{"table": id, "version": n, "html": board}``: the page swaps
+(games/live/broadcast.py), and this consumer renders the board of its own user
+(games/live/boards.py) and sends ``{"table": id, "version": n, "html": board}``: the page swaps
 it in without asking. In the lobby there is no board yet: the message has no ``html``
 and the page refetches its ``#table``. Nothing is rendered for anyone but the socket's
 user, so nothing hidden can leak; whether they may still watch is checked at each push.
@@ -12,19 +12,19 @@ that version or a newer one was sent (a burst of moves), nothing more is rendere
 The pages of the user who made the move get theirs last, a moment later: their page has
 the new board already, as the answer to its POST.
 With the in-memory layer of the embedded default, the moves of the task worker's process
-reach the pages through games/relay.py.
+reach the pages through games/live/relay.py.
 
 A page that swapped in the answer to its own move says so (``{"shown": version}``): the
 delayed board of that version is then not rendered at all.
 
 One change is read once per process and each board rendered once for all the pages that
-see it alike (games/live.py ``shared``): a change is known by its version, a presence
+see it alike (games/live/boards.py ``shared``): a change is known by its version, a presence
 event by its id, the delayed boards of a mover's pages by their version apart.
 
 A user holds at most LIVE_SOCKETS_PER_TABLE sockets at a table and LIVE_SOCKETS_PER_USER
-in all (games/socket_limits.py): one more is closed with 4429, which the page tells.
+in all (games/live/socket_limits.py): one more is closed with 4429, which the page tells.
 
-Presence: each connection is counted per (table, user) in the cache (games/presence.py);
+Presence: each connection is counted per (table, user) in the cache (games/tables/presence.py);
 when a user's first page connects or their last one closes, the group hears a
 ``table.presence`` event and each page gets its board again to move the dots, marked
 ``"presence": true`` (in the lobby that mark alone: the page refetches). Any message from
@@ -42,12 +42,15 @@ import json
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
-from games import live, notifications, presence, timing
-from games.board import may_watch
-from games.broadcast import presence_changed, table_group
+from games import notifications
+from games.live import boards as live
+from games.live.broadcast import presence_changed, table_group
+from games.live.relay import relay, relay_needed
+from games.live.socket_limits import TOO_MANY, sockets
 from games.models import Table
-from games.relay import relay, relay_needed
-from games.socket_limits import TOO_MANY, sockets
+from games.tables import presence
+from games.tables.board import may_watch
+from games.timing import sweep as timing
 
 # How long the board of a move waits for its mover's own pages (see table_changed).
 MOVER_DELAY_SECONDS = 0.25
@@ -101,7 +104,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await database_sync_to_async(notifications.table_seen)(user.pk, self.table_id)
         if await presence.arrive(self.table_id, user.pk):
             await presence_changed(self.table_id)
-        # Back at a live table where a bot stood in for them: it stops (games/timing.py).
+        # Back at a live table where a bot stood in for them: it stops (games/timing/sweep.py).
         await database_sync_to_async(timing.note_back)(self.table_id, user)
 
     async def disconnect(self, code: int) -> None:
@@ -193,7 +196,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
-    """Any other websocket path (routed last, games/routing.py): refused at the
+    """Any other websocket path (routed last, games/live/routing.py): refused at the
     handshake, as a 404 would be, instead of the router's "No route found" error."""
 
     async def connect(self) -> None:

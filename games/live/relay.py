@@ -25,7 +25,7 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import DatabaseError
 
-from games.broadcast import table_group
+from games.live.broadcast import table_group
 from games.models import Table
 
 logger = logging.getLogger(__name__)
@@ -57,7 +57,7 @@ class VersionRelay:
             self.task = loop.create_task(self._run(), name="version-relay")
 
     def heard(self, table_id: int, version: int) -> None:
-        """This process broadcast the version itself (games/broadcast.py): its pages have
+        """This process broadcast the version itself (games/live/broadcast.py): its pages have
         it, the relay need not tell it again."""
         if table_id in self.versions:
             self.versions[table_id] = max(version, self.versions[table_id])

@@ -2,7 +2,7 @@
 
 from django.urls import path, re_path
 
-from games.consumers import NoSuchSocket, TableConsumer
+from games.live.consumers import NoSuchSocket, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/tables/<int:table_id>/", TableConsumer.as_asgi()),

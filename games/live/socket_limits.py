@@ -1,6 +1,6 @@
 """How many table websockets one user may hold open: per table, and in all.
 
-A page opens one socket (games/consumers.py); a user with several tabs opens several.
+A page opens one socket (games/live/consumers.py); a user with several tabs opens several.
 Without a bound, one user could open hundreds at a busy table and have every move sent
 to each of them. A socket beyond ``LIVE_SOCKETS_PER_TABLE`` for the same (user, table),
 or beyond ``LIVE_SOCKETS_PER_USER`` in all, is refused (closed with ``TOO_MANY``, 4429;
@@ -26,7 +26,7 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
-from games.presence import TTL
+from games.tables.presence import TTL
 
 logger = logging.getLogger(__name__)
 

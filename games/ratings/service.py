@@ -18,7 +18,7 @@ starts at the model's prior (mu 25, sigma 25/3).
 a player's skill is very likely above it, so a newcomer starts at 0 and climbs as the
 uncertainty shrinks.
 
-``rate_game`` runs inside the transaction that ends the game (games/results.py); the
+``rate_game`` runs inside the transaction that ends the game (games/tables/results.py); the
 reads for the pages (``club_leaderboard``, ``recent_games``) live here too.
 """
 

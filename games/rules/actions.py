@@ -78,7 +78,7 @@ def gettext_noop(message: str) -> str:
     """Mark an engine message for translation without importing Django.
 
     The engine speaks French; Django's ``makemessages`` extracts the marked strings and the
-    site translates them when it shows a refusal (``games.service``). Unmarked text would
+    site translates them when it shows a refusal (``games.tables.service``). Unmarked text would
     reach an English player in French.
     """
     return message

@@ -3,7 +3,7 @@
 Game state reaches these pages only through the engine's ``view(state, seat)``: the
 viewer's own seat, or ``None`` for a spectator, who sees no hand at all. A finished hand
 is public, so its replay asks the engine for each seat's view in turn. The table's rows
-add the seats, the scores, the score sheet and who is connected (games/presence.py).
+add the seats, the scores, the score sheet and who is connected (games/tables/presence.py).
 
 Everything becomes small display values (cards with their French names, seats placed
 around the square from the viewer's side, button labels) so that the templates only lay
@@ -22,12 +22,12 @@ from django.urls import reverse
 from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
-from games import presence
 from games import rules as engine
-from games.memo import Memo
 from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
-from games.selectors import can_watch, deck_cards, hand_actions, table_state
+from games.tables import presence
+from games.tables.memo import Memo
+from games.tables.selectors import can_watch, deck_cards, hand_actions, table_state
 
 SEAT_LETTERS = engine.SEATS  # "NESW": N=0 E=1 S=2 W=3
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -557,7 +557,7 @@ SUMMARY_SEEN = "summary-seen-{}"
 
 def may_watch(user, table: Table) -> bool:
     """Whether ``user`` may look at the started or waiting table: whoever sits at it, or
-    ``can_watch`` (games/selectors.py). The seats come with the table (``table_seats``)."""
+    ``can_watch`` (games/tables/selectors.py). The seats come with the table (``table_seats``)."""
     seated = any(seat.user_id == user.pk for seat in table_seats(table))
     return seated or can_watch(user, table)
 
@@ -601,7 +601,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
     """The board of a started table as ``user`` may see it (a spectator if not seated),
     with the summary of the previous hand during the bidding (``Board.hide_summary`` once
     the viewer closed it). ``online``: who is connected, if the caller read it already
-    (games/presence.py)."""
+    (games/tables/presence.py)."""
     seats = table_seats(table)
     mine = next((s for s in seats if s.user_id is not None and s.user_id == user.pk), None)
     my_position = mine.position if mine is not None else None

@@ -3,11 +3,11 @@
 A player's clock stands still while they are on vacation (accounts.models.Vacation, whole
 days in the site's time zone): ``clock_deadline`` adds the time per move to the start of
 the turn and pushes the result back by every vacation that overlaps it. Reads only;
-games.service stores the result in ``Table.deadline``.
+games.tables.service stores the result in ``Table.deadline``.
 
 A vacation is whole days, so a cancelled one cannot say that it ended at 15:12: the time
 it paused today is passed as an extra ``paused`` window (accounts/vacations.py), and
-games.timing keeps that time in the stored deadline when the vacations change again.
+games.timing.sweep keeps that time in the stored deadline when the vacations change again.
 
 Whatever rows are stored, the arithmetic stays within what datetime can count (up to the
 year 9999) and a vacation stops a clock no longer than the service lets one last:

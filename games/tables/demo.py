@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import random
 
-from accounts import clubs
+from accounts.clubs import service as clubs
 from accounts.models import Club, ClubRole
-from games import lobby, service
 from games.bots import choose_action
 from games.models import BotLevel, Table
-from games.selectors import hand_state
+from games.tables import lobby, service
+from games.tables.selectors import hand_state
 
 SOUTH = 2
 DEMO_CLUB = "club-des-quatre"

@@ -1,6 +1,6 @@
 """Forms of the table pages: what a creator chooses for a new table, and the lobby actions.
 
-They only parse and validate the request; ``games.lobby`` decides and writes.
+They only parse and validate the request; ``games.tables.lobby`` decides and writes.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from django import forms
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from accounts.clubs import member_clubs
-from games.lobby import PRESET_OPTIONS, SOUTH, forfeit_after_message
+from accounts.clubs.service import member_clubs
 from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
@@ -23,6 +22,7 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.rules import PRESET_TARGETS, PRESETS
+from games.tables.lobby import PRESET_OPTIONS, SOUTH, forfeit_after_message
 
 DEFAULT_PRESET = "classique"
 

@@ -1,7 +1,7 @@
 """Private tables before the deal: creating one, inviting, seating, bots, spectators and
 the start; and once a game is over, the rematch (a new game with the same seats).
 
-A sibling of ``games.service`` with the same discipline: keyword-only functions, one
+A sibling of ``games.tables.service`` with the same discipline: keyword-only functions, one
 transaction each, the table row locked, one ``Action`` (and one version) per change of
 the lobby and a broadcast once committed. Only the table's creator manages it
 (invitations, moving players, bots, the start), and only in the lobby; its invitees
@@ -21,8 +21,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Membership, user_named
-from games import service
-from games.clock import turn_deadline
 from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
@@ -39,8 +37,10 @@ from games.models import (
 )
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
-from games.selectors import can_view
-from games.service import Outcome, ServiceError, _deal, _first_turn, _follow_up, _lock, _log
+from games.tables import service
+from games.tables.clock import turn_deadline
+from games.tables.selectors import can_view
+from games.tables.service import Outcome, ServiceError, _deal, _first_turn, _follow_up, _lock, _log
 
 SOUTH = 2
 

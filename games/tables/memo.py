@@ -2,9 +2,9 @@
 
 A table's version moves with every change of its game (each version is one action of
 the append-only log), so what is computed from a table at one version never changes: the
-engine state of its current hand (games/selectors.py ``table_state``), the finished hands
+engine state of its current hand (games/tables/selectors.py ``table_state``), the finished hands
 of its game and its previous games while its current hand and status stay the same
-(games/board.py). Several pages render the same version at once (the three other
+(games/tables/board.py). Several pages render the same version at once (the three other
 players after a move, the mover's own answer), and the finished hands are the same for
 the whole hand: each is computed once per process instead of once per request.
 

@@ -1,6 +1,6 @@
 """Who has a table's page open right now: the "connected" dot of each seat.
 
-The table websocket (games/consumers.py) counts its connections per (table, user) in
+The table websocket (games/live/consumers.py) counts its connections per (table, user) in
 Django's cache: one more when a page connects, one less when it closes. A counter lives
 ``TTL`` seconds and every message of the page renews it (static/js/table.js asks for the
 version every ``HEARTBEAT`` seconds), so a connection that vanished without closing (a
@@ -11,7 +11,7 @@ Nothing here is game state and nothing depends on it being exact: a lost update 
 the next heartbeat. The cache must be shared by every process serving websockets (Redis
 as soon as REDIS_URL is set, see belote_site/settings/base.py). While Redis is down, each
 process counts in its own memory (belote_site/cache.py): a page shows the dots of the
-pages its process serves, and the stand-in bots wait for Redis (games/timing.py).
+pages its process serves, and the stand-in bots wait for Redis (games/timing/sweep.py).
 """
 
 from __future__ import annotations

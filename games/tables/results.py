@@ -1,9 +1,9 @@
 """What follows the end of a game, inside the transaction that ends it.
 
-``games.service`` calls ``game_finished`` once per game, whichever way it ended (the
+``games.tables.service`` calls ``game_finished`` once per game, whichever way it ended (the
 target reached, or a forfeit on time), once the game's winner and end time are saved and
 before the table's lock is released (the table row itself may not be saved yet: read the
-result from the game): the ratings move (games/ratings.py) and a tournament match takes
+result from the game): the ratings move (games/ratings/service.py) and a tournament match takes
 its result (games/tournaments.py) atomically with the last move.
 """
 
@@ -13,7 +13,8 @@ from games.models import Game
 
 
 def game_finished(game: Game) -> None:
-    from games import ratings, tournaments
+    from games import tournaments
+    from games.ratings import service as ratings
 
     ratings.rate_game(game)
     tournaments.game_finished(game)

@@ -11,8 +11,8 @@ from django.db.models import OuterRef, Q, QuerySet, Subquery
 
 from accounts.models import Membership
 from games import rules as engine
-from games.memo import Memo
 from games.models import Action, Hand, Seat, Table
+from games.tables.memo import Memo
 
 
 def deck_codes(deck: list[int] | tuple[int, ...]) -> str:
@@ -63,7 +63,7 @@ def table_state(table: Table) -> engine.HandState:
     """The current hand of ``table`` as it stands at ``table.version``.
 
     Replayed from the moves logged up to that version, once per process and version
-    (games/memo.py): a version's moves never change.
+    (games/tables/memo.py): a version's moves never change.
     """
     if table.current_hand_id is None:
         raise ValueError("this table has no hand yet")
@@ -76,7 +76,7 @@ def table_state(table: Table) -> engine.HandState:
 
 
 def remember_state(table: Table, state: engine.HandState) -> None:
-    """``state`` is the current hand of ``table`` at ``table.version`` (games.service
+    """``state`` is the current hand of ``table`` at ``table.version`` (games.tables.service
     knows it after a move): once committed, readers of that version need not replay it."""
     if table.current_hand_id is not None:
         _states.keep(_state_key(table), state)

@@ -4,7 +4,7 @@
 (a stale or repeated submission changes nothing), rebuild the hand from its log, let the
 engine validate and apply the move, write the action (and the trick, hand and game rows
 it completes), bump the version, set the clock of the player to act (``Table.deadline``,
-games/clock.py), queue in the same transaction what follows (the bot's move, the expiry
+games/tables/clock.py), queue in the same transaction what follows (the bot's move, the expiry
 of the deadline by ``expire_deadline``, which applies the table's timeout policy), and
 after the commit tell the viewers, best effort (``_follow_up``).
 Views, bots, tasks and commands call these functions; nothing else writes game state.
@@ -23,10 +23,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.clock import clock_deadline, seats_for_the_clock, turn_deadline
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
-from games.results import game_finished
-from games.selectors import deck_cards, deck_codes, remember_state, table_state
+from games.tables.clock import clock_deadline, seats_for_the_clock, turn_deadline
+from games.tables.results import game_finished
+from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 
 
 class ServiceError(Exception):
@@ -485,14 +485,14 @@ def _follow_up(
     BOT_DELAY_SECONDS at a live table so that people can follow, and the expiry of
     ``clock.deadline`` and the check for an absent live player are scheduled.
 
-    Then, on commit, the broadcast: best effort, it never raises (games/broadcast.py), so
+    Then, on commit, the broadcast: best effort, it never raises (games/live/broadcast.py), so
     a change that is saved is answered as saved even while Redis is down. ``by``: the user
     who made the change, whose page gets the new board as its answer.
     """
     from games import notifications
-    from games.broadcast import table_changed
+    from games.live.broadcast import table_changed
     from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
-    from games.timing import live_grace
+    from games.timing.sweep import live_grace
 
     assert transaction.get_connection().in_atomic_block, "follow-ups belong to a change"
     now = timezone.now()

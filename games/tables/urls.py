@@ -10,7 +10,7 @@ back from the cache after logging out.
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from games import views
+from games.tables import views
 
 app_name = "games"
 

@@ -21,7 +21,7 @@ from django.db import connection, transaction
 
 from games import rules as engine
 from games.models import Hand, Table
-from games.selectors import replay_hand
+from games.tables.selectors import replay_hand
 
 
 @contextmanager
@@ -67,7 +67,7 @@ def verify_table(table: Table) -> list[str]:
     if seqs != list(range(1, table.version + 1)):
         problems.append(f"action log is not 1..{table.version} without gaps")
     by_hand = defaultdict(list)
-    # A game lost on time (games.service._forfeit) ends during its last hand: its winner
+    # A game lost on time (games.tables.service._forfeit) ends during its last hand: its winner
     # is the forfeit's, its scores those of the hands finished before.
     forfeits = {}
     for _, hand_id, kind, payload in actions:

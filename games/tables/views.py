@@ -1,12 +1,12 @@
 """Pages of the tables: the dashboard, the new-table form, a table, its lobby actions,
 its board and moves, and the replay of finished hands.
 
-Views only parse, call ``games.lobby`` or ``games.service`` and render (the board is built
-by ``games.board`` from the engine's view of the user's seat). Every form works as a plain
-POST (then a redirect with a message) and with htmx, which gets the template's fragment
-back (``template.html#partial``). A table the user may not see does not exist for them
-(404); a refused action answers its status (403, 422, 409) with its message and changes
-nothing. Spectators (``Table.allow_spectators``: whoever opens the invitation link once
+Views only parse, call ``games.tables.lobby`` or ``games.tables.service`` and render (the
+board is built by ``games.tables.board`` from the engine's view of the user's seat). Every
+form works as a plain POST (then a redirect with a message) and with htmx, which gets the
+template's fragment back (``template.html#partial``). A table the user may not see does not
+exist for them (404); a refused action answers its status (403, 422, 409) with its message
+and changes nothing. Spectators (``Table.allow_spectators``: whoever opens the invitation link once
 the game has started) see the table and its board without any hand; they cannot play.
 """
 
@@ -25,9 +25,12 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import live, lobby, notifications, service, timing
-from games.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
-from games.forms import (
+from games import notifications
+from games.live import boards as live
+from games.models import SEAT_CHOICES, BotLevel, Hand, Table
+from games.tables import lobby, service
+from games.tables.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
+from games.tables.forms import (
     PRESET_LABELS,
     BotForm,
     InviteForm,
@@ -37,16 +40,16 @@ from games.forms import (
     SpectatorsForm,
     TableForm,
 )
-from games.models import SEAT_CHOICES, BotLevel, Hand, Table
-from games.selectors import (
+from games.tables.selectors import (
     Section,
     can_watch,
     dashboard,
     visible_tables,
 )
-from games.service import ServiceError
+from games.tables.service import ServiceError
+from games.timing import sweep as timing
 
-REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.lobby
+REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.tables.lobby
 MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
 
 SECTION_TITLES = {
@@ -162,7 +165,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
         return _board_answer(request, table, stale, 409, level="warning")
     done = _("La revanche commence !") if action == REMATCH else _("C'est joué.")
     if request.htmx:
-        # The board of the new version, as this process's pages get it (games/live.py):
+        # The board of the new version, as this process's pages get it (games/live/boards.py):
         # read and rendered once for the mover's answer and their pushes.
         change = live.shared(table.pk, ("version", outcome.version))
         board = change.html_for(live.Viewer.of_request(request))
@@ -174,7 +177,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_take_back(request: HttpRequest, table_id: int) -> HttpResponse:
-    """ "Reprendre ma place": the player's stand-in bot stops (games/timing.py)."""
+    """ "Reprendre ma place": the player's stand-in bot stops (games/timing/sweep.py)."""
     table = _watchable_table(request, table_id)
     try:
         timing.take_back_seat(table_id=table.pk, user=request.user)

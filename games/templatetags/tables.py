@@ -12,10 +12,10 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.board import Board, Card, SeatShown
-from games.forms import PRESET_LABELS, option_changes
-from games.memo import Memo
 from games.models import TEAM_CHOICES
+from games.tables.board import Board, Card, SeatShown
+from games.tables.forms import PRESET_LABELS, option_changes
+from games.tables.memo import Memo
 
 register = template.Library()
 
@@ -38,7 +38,7 @@ _history_html = Memo(1024)
 @register.simple_tag
 def board_history(board: Board) -> str:
     """The ``history`` partial of games/table.html: the same for every viewer and every
-    version of a hand, so rendered once per hand and language (games/board.py)."""
+    version of a hand, so rendered once per hand and language (games/tables/board.py)."""
     return _history_html.get_or_compute(
         (board.history_key, get_language()),
         lambda: render_to_string("games/table.html#history", {"b": board}),
@@ -155,7 +155,7 @@ def preset_label(preset: str) -> str:
 
 @register.filter
 def rule_changes(options: dict) -> list[str]:
-    """A table's or a tournament's options, in words (games.forms.option_changes)."""
+    """A table's or a tournament's options, in words (games.tables.forms.option_changes)."""
     return option_changes(options) if isinstance(options, dict) else []
 
 

@@ -4,13 +4,13 @@
   whatever a stopped worker dropped: every passed deadline, every bot turn left without
   a move for BOT_STALL_SECONDS, every absent live player. Each step re-checks the table
   at its version under the table lock, so a second run does nothing more.
-- A live table's player whose page is closed (games/presence.py) while it is their turn
+- A live table's player whose page is closed (games/tables/presence.py) while it is their turn
   is replaced by the heuristic bot (``Seat.stand_in``) after the table's grace period
   (``live_grace``: LIVE_GRACE_SECONDS, or half the time per move on shorter clocks) until
   they reconnect or click "Reprendre ma place" (``take_back_seat``).
 - A declared vacation stops its player's clocks: ``reschedule_user`` moves their turns'
-  deadlines (games/clock.py does the arithmetic).
-Writes go through games.service's helpers, as in games/lobby.py.
+  deadlines (games/tables/clock.py does the arithmetic).
+Writes go through games.tables.service's helpers, as in games/tables/lobby.py.
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from belote_site.cache import CacheUnreachable, shared_answers_only
-from games import presence, service
-from games.clock import turn_deadline
 from games.models import Action, Pace, Seat, Table
+from games.tables import presence, service
+from games.tables.clock import turn_deadline
 
 logger = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts import clubs
+from accounts.clubs import service as clubs
 from accounts.models import ClubInvitation, ClubRole, JoinRequest, RequestStatus
 from tests.clubs.helpers import client_for, htmx_post, make_club, roles, snapshot, url
 from tests.factories import make_user

@@ -3,7 +3,7 @@
 "Clubs: created and managed in the Django admin"; "admin actions by a non-organiser are
 refused". A superuser does everything; a staff user who owns or organises clubs sees and
 edits those only; any other staff user gets a 403. Memberships, requests and invitations
-change through accounts.clubs, with the same rules as on the club page.
+change through accounts.clubs.service, with the same rules as on the club page.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from accounts import clubs
+from accounts.clubs import service as clubs
 from accounts.models import (
     Club,
     ClubInvitation,

@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from accounts import clubs
-from games import lobby
+from accounts.clubs import service as clubs
 from games.models import Table
-from games.selectors import can_view, dashboard, visible_tables
-from games.service import ServiceError
+from games.tables import lobby
+from games.tables.selectors import can_view, dashboard, visible_tables
+from games.tables.service import ServiceError
 from tests.clubs.helpers import client_for, htmx_post, make_club, url
 from tests.factories import make_user
 

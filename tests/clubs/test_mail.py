@@ -7,8 +7,8 @@ import pytest
 from django.core import mail
 from django_tasks_db.models import DBTaskResult
 
-from accounts import clubs
-from accounts.club_mail import club_mail_task, send_invitation_email, send_request_email
+from accounts.clubs import service as clubs
+from accounts.clubs.mail import club_mail_task, send_invitation_email, send_request_email
 from accounts.models import Notify
 from tests.clubs.helpers import make_club
 from tests.factories import make_user
@@ -25,7 +25,7 @@ def test_an_invitation_is_mailed_once_committed(
         invitation = clubs.invite(club=club, by=organiser, username="ines")
 
     task = DBTaskResult.objects.get()
-    assert task.task_path == "accounts.club_mail.club_mail_task"
+    assert task.task_path == "accounts.clubs.mail.club_mail_task"
     assert task.args_kwargs["kwargs"] == {"kind": "invitation", "pk": invitation.pk}
     club_mail_task.call(kind="invitation", pk=invitation.pk)
     [message] = mail.outbox

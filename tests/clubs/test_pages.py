@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts import clubs
+from accounts.clubs import service as clubs
 from games.models import Tournament
 from tests.clubs.helpers import client_for, make_club, url
 from tests.factories import make_user

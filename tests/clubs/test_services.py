@@ -1,4 +1,4 @@
-"""accounts.clubs, the only write path of memberships: who may do what, and what a
+"""accounts.clubs.service, the only write path of memberships: who may do what, and what a
 refusal leaves behind (nothing).
 
 "Members with roles (owner, organiser, member), invitations and join requests."
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from accounts import clubs
-from accounts.clubs import ClubError
+from accounts.clubs import service as clubs
+from accounts.clubs.service import ClubError
 from accounts.models import ClubInvitation, ClubRole, JoinRequest, Membership, RequestStatus
 from tests.clubs.helpers import make_club, roles, snapshot
 from tests.factories import make_user

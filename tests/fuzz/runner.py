@@ -25,7 +25,7 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from games import memo
+from games.tables import memo
 from tests.fuzz.world import Role, World
 
 FORM = "application/x-www-form-urlencoded"

@@ -29,11 +29,14 @@ from django.contrib.auth.tokens import default_token_generator
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
-from accounts import clubs, vacations
+from accounts import vacations
+from accounts.clubs import service as clubs
 from accounts.models import Club, ClubInvitation, ClubRole, JoinRequest, Membership, User
 from accounts.unsubscribe import unsubscribe_token
-from games import lobby, service, timing, tournaments
+from games import tournaments
 from games.models import Pace, Table, Tournament
+from games.tables import lobby, service
+from games.timing import sweep as timing
 from tests.factories import fixed_deck, make_user, play_to_the_end
 from tests.table_page.helpers import finish_hand, take_at_once
 

@@ -11,8 +11,8 @@ from django.utils.html import escape
 from accounts.models import User
 from games import rules as engine
 from games.models import Action, Game, Hand, Table, Trick
-from games.selectors import hand_state
-from games.verification import verify_table
+from games.tables.selectors import hand_state
+from games.tables.verification import verify_table
 from tests.factories import make_table, make_user, play_random_move, started_table
 
 pytestmark = pytest.mark.django_db

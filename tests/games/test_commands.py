@@ -10,9 +10,9 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.db.models import F
 
-from games import service
 from games.models import Game, Hand, Table, Trick
 from games.rules import MODES
+from games.tables import service
 from tests.factories import play_random_move, play_to_the_end, seated_user, started_table
 
 pytestmark = pytest.mark.django_db

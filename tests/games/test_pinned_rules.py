@@ -5,7 +5,7 @@ change filled it: tables created from the old presets (a table stores only what 
 from its preset, so none of the changed options), started, and hands played whose replay
 depends on the old values (a second-round take of the turned suit in classique and
 moderne, 81 against 81 in annonces, a stekius taker dedans with its belote). The rows are
-written through ``games.service`` with the old values given as options, then stored in
+written through ``games.tables.service`` with the old values given as options, then stored in
 the old shape: the diff against the old presets, which is what the old code wrote.
 Replayed under today's presets, those hands differ from their rows; once migrated, the
 old values are pinned in the options of every table that left the lobby and every
@@ -23,12 +23,12 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from games import lobby, service
 from games import rules as engine
 from games.models import Table, Tournament
 from games.rules import PRESETS
-from games.selectors import hand_state
-from games.verification import verify_table
+from games.tables import lobby, service
+from games.tables.selectors import hand_state
+from games.tables.verification import verify_table
 from tests.factories import (
     act,
     make_table,

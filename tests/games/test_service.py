@@ -1,4 +1,4 @@
-"""games.service: the only write path of game state, tested against a real database.
+"""games.tables.service: the only write path of game state, tested against a real database.
 
 The fixed position used by most tests: classique, the unshuffled deck (``range(32)``),
 North deals. Play is counter-clockwise, so West speaks first and, once West has taken
@@ -26,11 +26,11 @@ from django.test.utils import CaptureQueriesContext
 from django_tasks_db.models import DBTaskResult
 
 from games import rules as engine
-from games import service
 from games.models import Action, Game, Hand, Seat, Table, Trick
-from games.selectors import hand_state
-from games.service import SeatAgent, ServiceError
-from games.verification import verify_table
+from games.tables import service
+from games.tables.selectors import hand_state
+from games.tables.service import SeatAgent, ServiceError
+from games.tables.verification import verify_table
 from tests.factories import (
     make_table,
     make_user,
@@ -46,7 +46,7 @@ pytestmark = pytest.mark.django_db
 N, E, S, W = range(4)
 SORTED_DECK = list(range(32))
 MAX_QUERIES_PER_MOVE = 12  # the issue's budget for one move through submit
-# The move that ends a game also runs the end-of-game hook (games/results.py) in its
+# The move that ends a game also runs the end-of-game hook (games/tables/results.py) in its
 # transaction: the ratings take 5 queries, 7 in a player's first rated game.
 MAX_QUERIES_GAME_END = MAX_QUERIES_PER_MOVE + 8
 
@@ -603,7 +603,7 @@ def test_a_move_is_broadcast_to_the_tables_group(django_capture_on_commit_callba
         "type": "table.changed",
         "table": table.pk,
         "version": outcome.version,
-        "by": west.pk,  # whose page has the board as its answer (games/consumers.py)
+        "by": west.pk,  # whose page has the board as its answer (games/live/consumers.py)
     }
 
 

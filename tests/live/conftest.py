@@ -71,7 +71,7 @@ def table_socket(table_id: int, headers) -> WebsocketCommunicator:
     return WebsocketCommunicator(application, f"/ws/tables/{table_id}/", headers=headers)
 
 
-# The only messages a table's socket ever sends (games/consumers.py): the version with the
+# The only messages a table's socket ever sends (games/live/consumers.py): the version with the
 # viewer's board (marked "presence" when someone came or went), the version alone, a
 # presence ping (the last two in the lobby, or as the answer to a page's question).
 BOARD_KEYS = frozenset({"table", "version", "html"})

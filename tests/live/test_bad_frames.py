@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 
 from belote_site.asgi import application
-from games.consumers import MAX_FRAME_CHARS, NOT_ALLOWED, NOT_LOGGED_IN
+from games.live.consumers import MAX_FRAME_CHARS, NOT_ALLOWED, NOT_LOGGED_IN
 from tests.factories import make_users, started_table
 from tests.live.conftest import ORIGIN, drain, run, socket_headers
 

@@ -1,10 +1,10 @@
-"""The table websocket (games/consumers.py), through the real ASGI application.
+"""The table websocket (games/live/consumers.py), through the real ASGI application.
 
 DESIGN: "The consumer authenticates the websocket (AuthMiddlewareStack inside
 AllowedHostsOriginValidator), checks the user may watch the table, joins its group and
 forwards only {table, version}. [...] No game data ever travels in a broadcast, so nothing
 hidden can leak through it." The group still hears only ``{table, version}``; what the
-socket sends a page at each change is its own user's board (games/live.py), the very
+socket sends a page at each change is its own user's board (games/live/boards.py), the very
 fragment ``GET /plateau/`` gives them, checked here against it. Every message is one of
 three shapes: ``table``, ``version`` and ``html`` (a board); ``table`` and ``version``
 (in the lobby, or the answer to a page's question); ``table`` and ``presence`` (someone
@@ -25,10 +25,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.urls import reverse
 
-from games import lobby, service
-from games.consumers import MOVER_DELAY_SECONDS, NOT_ALLOWED, NOT_LOGGED_IN
+from games.live.consumers import MOVER_DELAY_SECONDS, NOT_ALLOWED, NOT_LOGGED_IN
 from games.models import Table
-from games.service import ServiceError
+from games.tables import lobby, service
+from games.tables.service import ServiceError
 from tests.factories import fixed_deck, make_user, make_users, play_random_move, started_table
 from tests.live.conftest import (
     board_of,
@@ -54,7 +54,7 @@ def stranger():
 
 def watch_by_link(table: Table, user) -> None:
     """``user`` opens the invitation link of the started ``table``: a spectator if the
-    creator lets them in (games.lobby.join_by_link)."""
+    creator lets them in (games.tables.lobby.join_by_link)."""
     lobby.join_by_link(table=table, user=user, token=table.invite_token)
 
 
@@ -603,13 +603,14 @@ def test_a_move_made_by_another_process_reaches_the_pages(table, players):
     """The task worker is a process of its own: the bots' moves, the timeouts and the
     stand-ins are made there. With Redis its broadcast reaches every Daphne process; with
     the in-memory layer of the embedded default it reaches nobody, and the relay of
-    games/relay.py reads the table's version instead. Either way the page hears the move,
-    once, without its heartbeat."""
+    games/live/relay.py reads the table's version instead. Either way the page hears the
+    move, once, without its heartbeat."""
     headers = socket_headers(players[S])
     move = (
-        "from games import rules, service\n"
+        "from games import rules\n"
         "from games.models import Table\n"
-        "from games.selectors import hand_state\n"
+        "from games.tables import service\n"
+        "from games.tables.selectors import hand_state\n"
         f"table = Table.objects.get(pk={table.pk})\n"
         "state = hand_state(table)\n"
         "player = table.seats.get(position=state.turn).user\n"

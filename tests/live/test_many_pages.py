@@ -1,5 +1,5 @@
-"""Many pages of one user at a table: bounded, and rendered once (games/socket_limits.py,
-games/live.py).
+"""Many pages of one user at a table: bounded, and rendered once (games/live/socket_limits.py,
+games/live/boards.py).
 
 A user may open a table in several tabs, but not without bound: past
 LIVE_SOCKETS_PER_TABLE sockets at a table, or LIVE_SOCKETS_PER_USER in all, over every
@@ -20,12 +20,12 @@ from asgiref.sync import sync_to_async
 from django.test.signals import template_rendered
 from django.urls import reverse
 
-from games import lobby, service
 from games import rules as engine
-from games.consumers import TOO_MANY_SOCKETS
+from games.live.consumers import TOO_MANY_SOCKETS
+from games.live.socket_limits import Counts
 from games.models import Table
-from games.selectors import hand_state
-from games.socket_limits import Counts
+from games.tables import lobby, service
+from games.tables.selectors import hand_state
 from tests.factories import make_user, play_random_move
 from tests.live.conftest import board_of, drain, logged_in_client, receive, run, socket_headers
 from tests.live.test_consumer import new_table as spectated_table

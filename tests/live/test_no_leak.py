@@ -30,11 +30,11 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby, service
 from games import rules as engine
 from games.models import Hand, Table
 from games.rules.cards import cards_of
-from games.selectors import hand_state
+from games.tables import lobby, service
+from games.tables.selectors import hand_state
 from tests.factories import make_user, make_users
 from tests.live.conftest import (
     board_of,

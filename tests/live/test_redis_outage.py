@@ -41,8 +41,9 @@ from redis import asyncio as aioredis
 
 from belote_site import outage
 from belote_site.settings.base import redis_caches, redis_channel_layers
-from games import presence, service, timing
 from games.models import Action, Pace, Table
+from games.tables import presence, service
+from games.timing import sweep as timing
 from tests.accounts.conftest import PASSWORD, make_player
 from tests.factories import fixed_deck, make_table, make_user, make_users
 from tests.live.conftest import board_of, drain, receive, run, socket_headers
@@ -245,7 +246,7 @@ def test_the_outage_is_logged_once_not_at_every_request(table, people, redis_dow
     for _ in range(3):
         client.get(url("board", table), headers={"HX-Request": "true"})
 
-    (layer,) = outage_records(caplog, "games.broadcast")
+    (layer,) = outage_records(caplog, "games.live.broadcast")
     assert layer.getMessage() == "the channel layer failed, the site goes on without it"
     assert isinstance(layer.exc_info[1], redis.ConnectionError)
     (cache_down,) = outage_records(caplog, "belote_site.cache")
@@ -389,7 +390,7 @@ def test_the_pages_hear_the_moves_again_once_redis_is_back(redis_server, caplog)
 
     run(scenario)
 
-    down, back = outage_records(caplog, "games.broadcast")
+    down, back = outage_records(caplog, "games.live.broadcast")
     assert back.getMessage().startswith("the channel layer works again after ")
 
 

@@ -9,8 +9,8 @@ from django.tasks import TaskResultStatus
 from django_tasks_db.models import DBTaskResult
 
 from accounts.models import Notify
-from games import service
 from games.models import Pace, Table
+from games.tables import service
 from tests.factories import fixed_deck, make_users, seated_user
 
 DAY = 24 * 3600

@@ -22,8 +22,9 @@ from django.utils import timezone
 
 from accounts.models import Notify
 from accounts.vacations import declare_vacation
-from games import notifications, presence, service
+from games import notifications
 from games.models import Notification, Pace, ReminderLog, Table
+from games.tables import presence, service
 from tests.factories import make_table, make_users
 from tests.notifications.conftest import queued, run_tasks, to_act
 
@@ -313,7 +314,7 @@ def test_live_tables_send_nothing(players, traveller, django_capture_on_commit_c
 
 
 def opens(table: Table, user) -> None:
-    """The user's page of the table connects (games/presence.py, as the websocket does)."""
+    """The user's page of the table connects (games/tables/presence.py, as the websocket does)."""
     async_to_sync(presence.arrive)(table.pk, user.pk)
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 from accounts.models import Rating, User
-from games import service
 from games.models import Game, Pace, Table, TimeoutPolicy
+from games.tables import service
 from tests.factories import fixed_deck, make_table, play_random_move, seated_user
 from tests.timing.helpers import after, fresh
 

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from accounts.models import Club, Membership, Rating
 from games import rules as engine
-from games.ratings import club_leaderboard
+from games.ratings.service import club_leaderboard
 from games.templatetags.ratings import rating, rating_change
 from tests.factories import make_user, make_users
 from tests.ratings.helpers import forfeit_game

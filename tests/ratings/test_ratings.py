@@ -14,9 +14,11 @@ from django.core.cache import cache
 from django.core.management import call_command
 
 from accounts.models import Rating
-from games import lobby, ratings, timing
 from games.models import Game, Pace, RatingChange, Table
-from games.ratings import DEFAULT_SKILL, Skill, rate_game, rebuild_ratings, updated_skills
+from games.ratings import service as ratings
+from games.ratings.service import DEFAULT_SKILL, Skill, rate_game, rebuild_ratings, updated_skills
+from games.tables import lobby
+from games.timing import sweep as timing
 from tests.factories import make_users, play_to_the_end, started_table
 from tests.ratings.helpers import figures, forfeit_game, forfeit_table, play_out
 from tests.timing.helpers import after, fresh, playing_table
@@ -165,7 +167,7 @@ def test_an_upset_moves_the_ratings_more_than_the_favourites_winning():
 
 
 def test_a_forfeit_is_a_loss_for_the_team_that_ran_out_of_time():
-    """A forfeit on time: the seat's team loses the game (games.service._forfeit)."""
+    """A forfeit on time: the seat's team loses the game (games.tables.service._forfeit)."""
     users = make_users(4)
     game = forfeit_game(users, NS)
 
@@ -230,7 +232,7 @@ def test_a_game_where_a_bot_stood_in_for_an_absent_player_is_still_rated():
 
 
 # ---------------------------------------------------------------------------------------
-# The whole path: a game played to its end through games.service
+# The whole path: a game played to its end through games.tables.service
 
 
 def test_a_game_played_to_the_end_moves_the_four_ratings():

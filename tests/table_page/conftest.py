@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import lobby, service
 from games.models import Table
+from games.tables import lobby, service
 from tests.factories import fixed_deck, make_user, make_users
 
 

@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games import rules as engine
-from games import service
 from games.models import Table
-from games.selectors import hand_state
+from games.tables import service
+from games.tables.selectors import hand_state
 from tests.factories import fixed_deck, seated_user
 
 

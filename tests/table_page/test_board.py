@@ -11,11 +11,11 @@ from __future__ import annotations
 import pytest
 from asgiref.sync import async_to_sync
 
-from games import presence
 from games import rules as engine
-from games.board import card_name
 from games.models import Table
 from games.rules.cards import cards_of
+from games.tables import presence
+from games.tables.board import card_name
 from tests.factories import act, play_to_the_end, play_tricks
 from tests.rules.tricks import deck_for_tricks, hearts_deal
 from tests.table_page.helpers import (

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import rules as engine
 from games.rules.cards import cards_of
-from games.selectors import deck_cards, hand_actions, replay_hand
+from games.tables.selectors import deck_cards, hand_actions, replay_hand
 from tests.table_page.helpers import (
     act,
     board_of,

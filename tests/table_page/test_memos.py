@@ -1,4 +1,4 @@
-"""What the board keeps from one request to the next (games/memo.py): the engine state of
+"""What the board keeps from one request to the next (games/tables/memo.py): the engine state of
 a table version, the finished hands of a hand, the rendered score sheet and card faces.
 
 A kept value is never served for another version (a move, a new hand, the end of the
@@ -15,10 +15,10 @@ import re
 import pytest
 from django.db import transaction
 
-from games import memo, service
 from games import rules as engine
 from games.models import Action, Table
-from games.selectors import hand_actions, table_state
+from games.tables import memo, service
+from games.tables.selectors import hand_actions, table_state
 from tests.table_page.helpers import (
     act,
     board_of,
@@ -90,7 +90,7 @@ def test_after_each_move_the_board_shows_the_new_version_not_a_kept_one(table, p
 def test_kept_seat_boxes_make_the_same_boards_as_fresh_ones_for_a_whole_game(
     start, players, creator, committed, preset
 ):
-    """A seat's box is kept by how it looks (games/board.py ``SeatShown.look``) and shared
+    """A seat's box is kept by how it looks (games/tables/board.py ``SeatShown.look``) and shared
     by every board where a seat looks the same: for every viewer at every move of a game,
     the board with the kept boxes is the one rendered from nothing. Across viewers too:
     each player's boxes (their own "vous", the others' card backs) come before the

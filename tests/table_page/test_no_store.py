@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, reverse
 
-from games import urls as table_urls
+from games.tables import urls as table_urls
 from tests.table_page.helpers import (
     client_for,
     finish_hand,

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import lobby
 from games import rules as engine
 from games.models import Action
 from games.rules.cards import cards_of
+from games.tables import lobby
 from tests.factories import make_user
 from tests.table_page.helpers import (
     board_of,

@@ -1,5 +1,5 @@
 """Who is connected: the websocket counts each user's pages per table and pings the
-table's group, without a version, when a user comes or goes (games/presence.py)."""
+table's group, without a version, when a user comes or goes (games/tables/presence.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 
-from games import lobby, presence, service
-from games.routing import websocket_urlpatterns
+from games.live.routing import websocket_urlpatterns
+from games.tables import lobby, presence, service
 from tests.factories import fixed_deck, make_user, make_users
 
 N, E, S, W = range(4)

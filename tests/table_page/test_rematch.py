@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import lobby
 from games.models import Table
 from games.rules.hand import next_dealer
-from games.service import ServiceError
-from games.verification import verify_table
+from games.tables import lobby
+from games.tables.service import ServiceError
+from games.tables.verification import verify_table
 from tests.factories import play_to_the_end
 from tests.table_page.helpers import client_for, play, snapshot, text_of
 

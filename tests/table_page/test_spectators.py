@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import lobby, service
 from games import rules as engine
-from games.forms import TableForm
 from games.models import Invitation
+from games.tables import lobby, service
+from games.tables.forms import TableForm
 from tests.factories import fixed_deck
 from tests.table_page.helpers import (
     board_of,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import lobby
 from games.models import Table
+from games.tables import lobby
 from tests.factories import make_user
 from tests.tables.helpers import client_for
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.models import Invitation, Table
+from games.tables import lobby
 
 
 def url(name: str, table: Table, *args) -> str:

@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import lobby
 from games.models import Table
+from games.tables import lobby
 from tests.factories import make_users, started_table
 from tests.tables.helpers import client_for, invite, snapshot, url
 

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from games import lobby
 from games.models import Table
-from games.service import ServiceError
+from games.tables import lobby
+from games.tables.service import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import lobby
-from games.selectors import Section, dashboard
+from games.tables import lobby
+from games.tables.selectors import Section, dashboard
 from tests.factories import make_users, play_to_the_end, started_table
 from tests.tables.helpers import client_for, invite
 

@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 import pytest
 from django.urls import reverse
 
-from games import lobby
 from games.models import Table
+from games.tables import lobby
 from tests.tables.helpers import client_for, htmx_post, invite, seat_holders, snapshot, url
 
 pytestmark = pytest.mark.django_db

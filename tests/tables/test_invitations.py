@@ -3,8 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from games import lobby
 from games.models import Action, Invitation
+from games.tables import lobby
 from tests.tables.helpers import client_for, invite, snapshot, url
 
 pytestmark = pytest.mark.django_db

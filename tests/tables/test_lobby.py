@@ -1,12 +1,12 @@
-"""games.lobby called directly: what the forms cannot send is still refused, and the
+"""games.tables.lobby called directly: what the forms cannot send is still refused, and the
 database refuses what the code must never write."""
 
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import lobby
 from games.models import Invitation, Table
-from games.service import ServiceError
+from games.tables import lobby
+from games.tables.service import ServiceError
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,8 @@ Partners face each other: North with South, East with West.
 
 import pytest
 
-from games import lobby
 from games.models import Action
+from games.tables import lobby
 from tests.tables.helpers import client_for, invite, seat_holders, snapshot, url
 
 pytestmark = pytest.mark.django_db

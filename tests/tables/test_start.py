@@ -2,9 +2,9 @@
 
 import pytest
 
-from games import lobby
 from games.models import Action, Table
-from games.verification import verify_table
+from games.tables import lobby
+from games.tables.verification import verify_table
 from tests.tables.helpers import client_for, invite, seat_holders, snapshot, url
 
 pytestmark = pytest.mark.django_db

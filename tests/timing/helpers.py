@@ -8,8 +8,8 @@ import time_machine
 from django.core.management import call_command
 from django.test import override_settings
 
-from games import service
 from games.models import Action, Pace, Table
+from games.tables import service
 from tests.factories import fixed_deck, make_table, make_users
 
 

@@ -12,9 +12,10 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from games import service, timing
 from games.models import Action, Table, TimeoutPolicy
-from games.verification import verify_table
+from games.tables import service
+from games.tables.verification import verify_table
+from games.timing import sweep as timing
 from tests.factories import play_random_move
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after, fresh, playing_table, timeout_moves

@@ -12,8 +12,9 @@ from django.core.cache import cache
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games import presence, service, timing
 from games.models import Action, Pace
+from games.tables import presence, service
+from games.timing import sweep as timing
 from tests.factories import seated_user
 from tests.tables.helpers import client_for, htmx_post
 from tests.timing.helpers import after, fresh, playing_table, timeout_moves
@@ -120,7 +121,7 @@ def test_a_page_closed_on_a_30_second_clock_is_checked_again_after_15_seconds():
     user = seated_user(table, table.turn)
 
     checks = DBTaskResult.objects.filter(task_path="games.tasks.check_absent_task")
-    queued = list(checks.values_list("pk", flat=True))  # with the turn (games/service.py)
+    queued = list(checks.values_list("pk", flat=True))  # with the turn (games/tables/service.py)
 
     with after(started_at(table), seconds=2):
         timing.note_absent(table.pk, user.pk)
@@ -135,7 +136,7 @@ def test_a_page_closed_on_a_30_second_clock_is_checked_again_after_15_seconds():
 def test_a_turn_at_a_30_second_clock_is_checked_for_absence_after_15_seconds(
     django_capture_on_commit_callbacks,
 ):
-    """Every live turn queues its own absence check (games.service), at the table's grace
+    """Every live turn queues its own absence check (games.tables.service), at the table's grace
     too: without it, only a page closing during the turn or a sweep would come in time."""
     with django_capture_on_commit_callbacks(execute=True):
         table = playing_table(pace=Pace.LIVE, move_seconds=30)

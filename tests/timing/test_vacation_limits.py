@@ -3,7 +3,7 @@ the clock arithmetic, another player's move, the worker or the sweep.
 
 Issue 13: "`POST /comptes/profil/absences/` with `start=9999-12-30, end=9999-12-31` is
 accepted. From then on, every move that passes the turn to that player crashes
-(`OverflowError` in `games/clock.py`). [...] Bound the dates in the form and in the
+(`OverflowError` in `games/tables/clock.py`). [...] Bound the dates in the form and in the
 service. Make the clock arithmetic safe at the edges. No single user's stored data may
 break another player's move. Also give existing bad rows a way out."
 """
@@ -24,9 +24,9 @@ from django_tasks_db.models import DBTaskResult
 from accounts.models import Notify, User, Vacation
 from accounts.vacations import VacationError, declare_vacation
 from games import rules as engine
-from games.clock import clock_deadline, vacation_end
 from games.models import Pace, Table
-from games.selectors import hand_state
+from games.tables.clock import clock_deadline, vacation_end
+from games.tables.selectors import hand_state
 from tests.factories import make_user, seated_user
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after, fresh, playing_table, run_worker, timeout_moves

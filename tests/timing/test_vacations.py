@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from accounts.models import Vacation
 from accounts.vacations import VacationError, cancel_vacation, declare_vacation
-from games import service, timing
+from games.tables import service
+from games.timing import sweep as timing
 from tests.factories import seated_user
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after, fresh, playing_table, timeout_moves

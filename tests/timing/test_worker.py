@@ -15,8 +15,8 @@ from django.test import override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from games import timing
 from games.models import Pace
+from games.timing import sweep as timing
 from tests.factories import make_user
 from tests.timing.helpers import after, fresh, playing_table, run_worker, timeout_moves
 

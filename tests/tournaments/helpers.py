@@ -14,10 +14,11 @@ from collections import defaultdict
 from django.db.models import Q
 
 from accounts.models import Club, Membership
-from games import service, tournaments
+from games import tournaments
 from games.bots import choose_action
 from games.models import Pace, Table, Tournament, TournamentMatch, TournamentTeam
-from games.selectors import hand_state
+from games.tables import service
+from games.tables.selectors import hand_state
 from tests.factories import make_user
 
 FAST = {"target": 500}
@@ -86,7 +87,7 @@ def started(
 
 def play_table(table: Table, seed: int = 0, max_moves: int = 20_000) -> Table:
     """The heuristic bot chooses every move of the table, each submitted through
-    ``games.service.submit`` on behalf of the user seated at the seat to act."""
+    ``games.tables.service.submit`` on behalf of the user seated at the seat to act."""
     rng = random.Random(seed)
     users = {seat.position: seat.user for seat in table.seats.select_related("user")}
     for _ in range(max_moves):

@@ -16,12 +16,13 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import lobby, service, tournaments
+from games import tournaments
 from games.bots import choose_action
 from games.models import Action, Table, TimeoutPolicy, Tournament, TournamentMatch
-from games.selectors import hand_state
-from games.service import ServiceError
-from games.verification import verify_table
+from games.tables import lobby, service
+from games.tables.selectors import hand_state
+from games.tables.service import ServiceError
+from games.tables.verification import verify_table
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after
 from tests.tournaments.helpers import matches_of, play_table, started
@@ -172,7 +173,7 @@ def test_an_abandoned_table_takes_no_more_moves():
 
 def test_a_game_lost_on_time_at_the_table_is_a_forfeit():
     """A table whose timeout policy is "forfeit": the team whose clock runs out loses the
-    game (games.service), and the match records a forfeit with that winner."""
+    game (games.tables.service), and the match records a forfeit with that winner."""
     tournament, _ = started(Tournament.Format.KNOCKOUT, teams=2)
     (match,) = matches_of(tournament)
     Table.objects.filter(pk=match.table_id).update(

@@ -95,7 +95,7 @@ def test_an_unknown_tournament_is_a_404(players):
 
 
 def test_standings_rounds_and_table_links_of_a_finished_swiss(outsider):
-    """Club members see the tournament's tables (club tables, games/selectors.py): the
+    """Club members see the tournament's tables (club tables, games/tables/selectors.py): the
     page links them; an outsider follows the results only, and the tables are 404s."""
     tournament, organiser = started(Tournament.Format.SWISS, teams=4, rounds=2)
     play_tournament(tournament)

@@ -1,5 +1,5 @@
 """Whole tournaments of eight pairs played to the end, every move chosen by the heuristic
-bot for the seated player and submitted through games.service (games to 500 points, see
+bot for the seated player and submitted through games.tables.service (games to 500 points, see
 tests/tournaments/helpers.py), round after round as the service pairs them.
 
 The standings are recomputed here from the match rows; the Swiss never pairs two teams
@@ -13,8 +13,8 @@ from django.urls import reverse
 
 from games.models import Pace, Table, Tournament
 from games.rules import PRESETS
+from games.tables.verification import verify_table
 from games.tournament_selectors import tournament_standings
-from games.verification import verify_table
 from tests.tables.helpers import client_for
 from tests.tournaments.helpers import (
     expected_standings,

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 
 from games import tournaments
 from games.models import Table, Tournament, TournamentMatch, TournamentTeam
-from games.service import ServiceError
+from games.tables.service import ServiceError
 from tests.factories import make_user
 from tests.tournaments.helpers import (
     join,

@@ -4,7 +4,7 @@ from django.core.management.base import BaseCommand
 
 from accounts.models import Rating
 from games.models import Game
-from games.ratings import rebuild_ratings
+from games.ratings.service import rebuild_ratings
 
 
 class Command(BaseCommand):

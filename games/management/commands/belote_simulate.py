@@ -6,8 +6,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules as engine
-from games import service
 from games.models import BotLevel, Hand, Table
+from games.tables import service
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 """Catch up on time: passed deadlines, stalled bot turns, absent live players, and
 tournament rounds past their deadline.
 
-``belote_sweep`` runs the sweep once (games/timing.py, then
+``belote_sweep`` runs the sweep once (games/timing/sweep.py, then
 games.tournaments.sweep_round_deadlines); running it again does nothing more.
 ``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
 worker (belote_worker) runs every SWEEP_SECONDS (it re-enqueues itself, once, even when one of
@@ -13,7 +13,8 @@ behind; a sweep row left RUNNING by a dead worker never counts as scheduled.
 
 from django.core.management.base import BaseCommand
 
-from games import timing, tournaments
+from games import tournaments
+from games.timing import sweep as timing
 
 
 class Command(BaseCommand):

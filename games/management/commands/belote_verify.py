@@ -1,13 +1,13 @@
 """``manage.py belote_verify``: replay every table's log and compare with the stored rows.
 
-Each table is read in a snapshot of its own (games/verification.py): tables in play keep
+Each table is read in a snapshot of its own (games/tables/verification.py): tables in play keep
 moving while the command runs, and a move committed half-way through a table's rows must
 not look like a mismatch."""
 
 from django.core.management.base import BaseCommand, CommandError
 
 from games.models import Table
-from games.verification import verify_stored_table
+from games.tables.verification import verify_stored_table
 
 
 class Command(BaseCommand):
