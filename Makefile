@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed.stamp
 PYTEST_ARGS ?=
 
-.PHONY: venv run test lint format bench clean
+.PHONY: venv run test lint lint-imports format bench clean
 
 ## venv: create .venv with Python >= 3.12 and install the pinned dependencies
 venv: $(STAMP)
@@ -23,13 +23,18 @@ $(STAMP): pyproject.toml requirements.lock
 run: venv
 	scripts/run-dev
 
-## test: lint, Django checks, missing migrations, then the test suite
+## test: lint, the import contracts, Django checks, missing migrations, then the test suite
 test: venv
 	$(VENV)/bin/ruff check
 	$(VENV)/bin/ruff format --check
+	$(MAKE) --no-print-directory lint-imports
 	$(PY) manage.py check
 	$(PY) manage.py makemigrations --check --dry-run
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+## lint-imports: the layer map (README "Layers"), as import-linter contracts in pyproject.toml
+lint-imports: venv
+	$(VENV)/bin/lint-imports --no-cache
 
 ## lint: ruff, without changing anything
 lint: venv
