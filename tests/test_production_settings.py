@@ -1,7 +1,7 @@
 """The production settings as ``check --deploy`` sees them (issue 13: "check --deploy warns
 W005 and W021: decide, and document").
 
-Decided (README, "Configuration for production"): HSTS includes subdomains by default, the
+Decided (docs/production.md): HSTS includes subdomains by default, the
 site having a host name of its own; preloading is left to the domain's owner
 (SECURE_HSTS_PRELOAD=1), its reminder W021 silenced otherwise. Another process, since the
 settings read the environment once.

@@ -61,7 +61,7 @@ MIDDLEWARE = [
 ROOT_URLCONF = "belote_site.urls"
 ASGI_APPLICATION = "belote_site.asgi.application"
 # How many requests one Daphne process runs at once (belote_site/handlers.py); the others
-# wait for a turn. Several processes serve more (README, "Configuration for production").
+# wait for a turn. Several processes serve more (docs/production.md).
 ASGI_REQUEST_THREADS = int(os.environ.get("ASGI_REQUEST_THREADS", 4))
 
 TEMPLATES = [
@@ -127,7 +127,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # sites or benchmarks on other databases of one Redis do not hear each other.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The site works on while Redis is down or out of reach, and heals by itself when it is
-# back (README, "Fault tolerance"): a move is saved and its follow-ups queued whatever the
+# back (docs/production.md, "When Redis goes away"): a move is saved and its follow-ups queued whatever the
 # broadcast does, the cache falls back to each process's memory. A connection or an answer
 # that takes longer than this fails instead of holding a request (redis-py's default is
 # 5 s; Redis answers our small commands in well under a millisecond).
@@ -262,7 +262,7 @@ ACCOUNT_FORMS = {
 # right of X-Forwarded-For, which our own proxies appended, or, when set, the header
 # TRUSTED_CLIENT_IP_HEADER that the proxy overwrites (X-Real-IP). 0 and unset (the
 # development default: no proxy): the address of the connection. Production defaults to
-# one proxy (settings/prod.py; README, "Configuration for production").
+# one proxy (settings/prod.py; docs/production.md).
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", 0))
 ALLAUTH_TRUSTED_CLIENT_IP_HEADER = os.environ.get("TRUSTED_CLIENT_IP_HEADER") or None
 

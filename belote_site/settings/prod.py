@@ -59,7 +59,7 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_flag("SECURE_HSTS_INCLUDE_SUBDOMAINS", True
 # Preloading is the decision of the registrable domain's owner: browsers' preload list
 # takes the whole domain, subdomains included, and takes months to leave. Asked for with
 # SECURE_HSTS_PRELOAD=1 (then submit the domain at hstspreload.org); otherwise check
-# --deploy's reminder (W021) is silenced on purpose. README, "Configuration for production".
+# --deploy's reminder (W021) is silenced on purpose. docs/production.md.
 SECURE_HSTS_PRELOAD = env_flag("SECURE_HSTS_PRELOAD", False)
 if not SECURE_HSTS_PRELOAD:
     SILENCED_SYSTEM_CHECKS = ["security.W021"]

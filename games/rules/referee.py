@@ -1,7 +1,7 @@
 """``python -m games.rules.referee``: run a hand described in JSON, print the result.
 
 Reads one JSON object on stdin, writes one on stdout. The format is documented in the
-README ("Referee"); in short::
+docs/rules.md ("Referee"); in short::
 
     {"preset": "classique", "options": {...}, "dealer": "N",
      "deck": "JH 9H ...",                              # 32 cards, top first; or

@@ -1,4 +1,4 @@
-"""The referee, ``python -m games.rules.referee``: JSON in, JSON out, as the README says.
+"""The referee, ``python -m games.rules.referee``: JSON in, JSON out, as docs/rules.md says.
 
 Each behaviour is checked through the real command (a subprocess reading stdin) and
 through ``games.rules.referee.referee(spec)``, the function the command prints. The
@@ -37,7 +37,7 @@ from games.rules.referee import referee
 REPO = Path(__file__).resolve().parents[2]
 PRESET_NAMES = sorted(PRESETS)
 
-# The README's example: dealer N, counter-clockwise, so west leads; south takes hearts.
+# The example of docs/rules.md: dealer N, counter-clockwise, so west leads; south takes hearts.
 README_HANDS = {
     "N": "JH 9H AS TS KS 7D 8D 7C",
     "E": "AH TH QS JS 9D TD AC KC",
