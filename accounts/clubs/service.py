@@ -35,10 +35,10 @@ from accounts.models import (
     RequestStatus,
     user_named,
 )
-from games.tables.service import ServiceError
+from belote_site.errors import ActionRefused
 
 
-class ClubError(ServiceError):
+class ClubError(ActionRefused):
     """A refused club request: ``code``, a French ``message`` and an HTTP ``status``."""
 
 

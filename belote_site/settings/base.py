@@ -127,10 +127,10 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # sites or benchmarks on other databases of one Redis do not hear each other.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 # The site works on while Redis is down or out of reach, and heals by itself when it is
-# back (docs/production.md, "When Redis goes away"): a move is saved and its follow-ups queued whatever the
-# broadcast does, the cache falls back to each process's memory. A connection or an answer
-# that takes longer than this fails instead of holding a request (redis-py's default is
-# 5 s; Redis answers our small commands in well under a millisecond).
+# back (docs/production.md, "When Redis goes away"): a move is saved and its follow-ups
+# queued whatever the broadcast does, the cache falls back to each process's memory. A
+# connection or an answer that takes longer than this fails instead of holding a request
+# (redis-py's default is 5 s; Redis answers our small commands in well under a millisecond).
 REDIS_TIMEOUTS = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
 
 

@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from belote_site.errors import ActionRefused
 from games import rules as engine
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.tables.clock import clock_deadline, seats_for_the_clock, turn_deadline
@@ -29,14 +30,8 @@ from games.tables.results import game_finished
 from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 
 
-class ServiceError(Exception):
-    """A refused request: ``code`` for machines, ``message`` for people, an HTTP status."""
-
-    def __init__(self, code: str, message: str, status: int = 422) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.status = status
+class ServiceError(ActionRefused):
+    """A refused request about a table: ``code``, ``message``, an HTTP status."""
 
 
 def refusal(error: engine.IllegalAction) -> ServiceError:
