@@ -5,7 +5,7 @@ against a throwaway database, seats four users at a table and plays random legal
 their pages would: each client opens the table page (which sets the CSRF cookie), its
 board fragment and ``/ws/tables/<id>/``; the player to act POSTs ``/tables/<id>/jouer/``
 (htmx headers, CSRF token, session cookie), and each of the three other clients takes the
-board its socket brings (games/live/boards.py), or refetches ``/tables/<id>/plateau/`` when the
+board its socket brings (games/tables/boards.py), or refetches ``/tables/<id>/plateau/`` when the
 socket says a version without a board, as static/js/table.js does. The latency of a move
 for one page is the time from sending the POST to that page having the board that shows
 the new version. p50 and p99 are over every (move, other page) pair.

@@ -96,8 +96,8 @@ def play(args) -> int:
     """Play the warm-up and the counted moves (collection toggled around the latter)."""
     setup_django()
     from games import rules as engine
-    from games.live import boards as live
     from games.models import Table
+    from games.tables import boards as live
     from games.tables import service
     from games.tables.selectors import table_state
 

@@ -2,7 +2,7 @@
 
 No game data travels in a broadcast, so nothing hidden can leak through it: each page's
 consumer, hearing it, renders its own user's board and sends it to that page alone
-(games/live/consumers.py, games/live/boards.py). A change of who is connected
+(games/live/consumers.py, games/tables/boards.py). A change of who is connected
 (games/tables/presence.py) is a version-less event of the same kind, ``table.presence``.
 
 ``table_changed`` is called by synchronous code after a commit: in Daphne's request
@@ -78,7 +78,7 @@ async def presence_changed(table_id: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
-    # The id lets the pages of one process share the board it brings (games/live/boards.py).
+    # The id lets the pages of one process share the board it brings (games/tables/boards.py).
     message = {"type": "table.presence", "table": table_id, "id": secrets.token_hex(8)}
     try:
         await _send(layer, table_group(table_id), message)

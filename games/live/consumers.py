@@ -3,7 +3,7 @@
 A viewer who may watch the table (games.tables.board.may_watch) joins the table's group and
 gets its current version at once. At each change the group hears ``{table, version}``
 (games/live/broadcast.py), and this consumer renders the board of its own user
-(games/live/boards.py) and sends ``{"table": id, "version": n, "html": board}``: the page swaps
+(games/tables/boards.py) and sends ``{"table": id, "version": n, "html": board}``: the page swaps
 it in without asking. In the lobby there is no board yet: the message has no ``html``
 and the page refetches its ``#table``. Nothing is rendered for anyone but the socket's
 user, so nothing hidden can leak; whether they may still watch is checked at each push.
@@ -18,7 +18,7 @@ A page that swapped in the answer to its own move says so (``{"shown": version}`
 delayed board of that version is then not rendered at all.
 
 One change is read once per process and each board rendered once for all the pages that
-see it alike (games/live/boards.py ``shared``): a change is known by its version, a presence
+see it alike (games/tables/boards.py ``shared``): a change is known by its version, a presence
 event by its id, the delayed boards of a mover's pages by their version apart.
 
 A user holds at most LIVE_SOCKETS_PER_TABLE sockets at a table and LIVE_SOCKETS_PER_USER
@@ -43,12 +43,11 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
 from games import notifications
-from games.live import boards as live
 from games.live.broadcast import presence_changed, table_group
 from games.live.relay import relay, relay_needed
 from games.live.socket_limits import TOO_MANY, sockets
 from games.models import Table
-from games.tables import presence
+from games.tables import boards, presence
 from games.tables.board import may_watch
 from games.timing import sweep as timing
 
@@ -72,7 +71,7 @@ def _version_if_visible(user, table_id: int) -> int | None:
     return table.version
 
 
-_push_for = database_sync_to_async(live.push_for)
+_push_for = database_sync_to_async(boards.push_for)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -90,7 +89,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=TOO_MANY_SOCKETS)
             return
         self.admitted = True
-        self.viewer = live.Viewer.of(self.scope)
+        self.viewer = boards.Viewer.of(self.scope)
         self.shown = version  # the newest board this page has (its own page load, or ours)
         self.later: set[asyncio.Task] = set()  # the boards of its user's own moves, delayed
         self.group = table_group(self.table_id)

@@ -26,9 +26,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import notifications
-from games.live import boards as live
 from games.models import SEAT_CHOICES, BotLevel, Hand, Table
-from games.tables import lobby, service
+from games.tables import boards, lobby, service
 from games.tables.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
 from games.tables.forms import (
     PRESET_LABELS,
@@ -165,10 +164,10 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
         return _board_answer(request, table, stale, 409, level="warning")
     done = _("La revanche commence !") if action == REMATCH else _("C'est joué.")
     if request.htmx:
-        # The board of the new version, as this process's pages get it (games/live/boards.py):
+        # The board of the new version, as this process's pages get it (games/tables/boards.py):
         # read and rendered once for the mover's answer and their pushes.
-        change = live.shared(table.pk, ("version", outcome.version))
-        board = change.html_for(live.Viewer.of_request(request))
+        change = boards.shared(table.pk, ("version", outcome.version))
+        board = change.html_for(boards.Viewer.of_request(request))
         if board is not None:
             return HttpResponse(board)
     return _board_answer(request, table, done, 200, level="success")

@@ -13,7 +13,7 @@
  * 2. The live table page. The live element (#board once the game has started, #table in
  *    the lobby) carries data-ws-url, data-fragment-url and data-version. Once the game
  *    has started, the websocket brings "table N is at version V" with this user's own
- *    board (games/live/boards.py, rendered for them alone): the page swaps it in at once, unless
+ *    board (games/tables/boards.py, rendered for them alone): the page swaps it in at once, unless
  *    it already shows V or newer. In the lobby, or when the socket only says a version
  *    (its answer to a heartbeat) or that someone came or went ({"presence": true}), the
  *    page refetches its own fragment with htmx. While the user's own request is in

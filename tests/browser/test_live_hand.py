@@ -11,7 +11,7 @@ Four browser contexts, one per seated user, each logged in with the session cook
 ``force_login``. At every step the player to act clicks what their page lights (the
 "Prendre" button, then an enabled card), and the three other pages must show the new
 version, and the card played, within ``LIVE_MS``; each page's websocket must have brought
-the board of every move of the others (games/live/boards.py), so that no page ever refetched
+the board of every move of the others (games/tables/boards.py), so that no page ever refetched
 its board, with nothing in its frames but ``{table, version}`` (on arrival) and ``{table,
 version, html}`` (``presence`` too when someone came); and no page may have navigated (a
 reload would also drop the marker set in its window). The deck is fixed, so the hand is

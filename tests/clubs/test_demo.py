@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.models import Club, ClubRole
-from games.tables.demo import DEMO_CLUB, ensure_demo_club
+from games.demo import DEMO_CLUB, ensure_demo_club
 from tests.clubs.helpers import roles
 from tests.factories import make_user
 

@@ -4,7 +4,7 @@ DESIGN: "The consumer authenticates the websocket (AuthMiddlewareStack inside
 AllowedHostsOriginValidator), checks the user may watch the table, joins its group and
 forwards only {table, version}. [...] No game data ever travels in a broadcast, so nothing
 hidden can leak through it." The group still hears only ``{table, version}``; what the
-socket sends a page at each change is its own user's board (games/live/boards.py), the very
+socket sends a page at each change is its own user's board (games/tables/boards.py), the very
 fragment ``GET /plateau/`` gives them, checked here against it. Every message is one of
 three shapes: ``table``, ``version`` and ``html`` (a board); ``table`` and ``version``
 (in the lobby, or the answer to a page's question); ``table`` and ``presence`` (someone

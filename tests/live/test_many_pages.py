@@ -1,5 +1,5 @@
 """Many pages of one user at a table: bounded, and rendered once (games/live/socket_limits.py,
-games/live/boards.py).
+games/tables/boards.py).
 
 A user may open a table in several tabs, but not without bound: past
 LIVE_SOCKETS_PER_TABLE sockets at a table, or LIVE_SOCKETS_PER_USER in all, over every

@@ -28,7 +28,7 @@ class Command(BaseCommand):
                 "belote_demo refuses to run with DEBUG=False: demo accounts have a public "
                 "password and must never exist on a real site."
             )
-        from games.tables.demo import ensure_demo_club, ensure_demo_tables
+        from games.demo import ensure_demo_club, ensure_demo_tables
 
         created = 0
         with transaction.atomic():
