@@ -16,6 +16,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import LEVELS
 from games.rules import MODES, PRESETS, Rules, rules_for
 
 SEAT_CHOICES = [(0, _("Nord")), (1, _("Est")), (2, _("Sud")), (3, _("Ouest"))]
@@ -23,9 +24,10 @@ TEAM_CHOICES = [(0, _("Nord-Sud")), (1, _("Est-Ouest"))]
 PRESET_CHOICES = [(name, name) for name in PRESETS]
 
 
-class BotLevel(models.TextChoices):
-    RANDOM = "random", _("Débutant (aléatoire)")
-    HEURISTIC = "heuristic", _("Confirmé")
+# The bot levels of games/bots/levels.py (RANDOM, HEURISTIC, ...), their labels translated.
+BotLevel = models.TextChoices(
+    "BotLevel", [(level.name.upper(), (level.name, _(level.label))) for level in LEVELS]
+)
 
 
 def new_invite_token() -> str:
