@@ -29,7 +29,6 @@ from belote_site import htmx
 from games import live, lobby, notifications, service, timing
 from games.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
 from games.forms import (
-    PRESET_LABELS,
     BotForm,
     InviteForm,
     MoveForm,
@@ -46,6 +45,7 @@ from games.selectors import (
     visible_tables,
 )
 from games.service import ServiceError
+from games.tables.catalogue import PRESET_LABELS
 
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.lobby
 MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits

@@ -13,9 +13,9 @@ from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from games.board import Board, Card, SeatShown
-from games.forms import PRESET_LABELS, option_changes
 from games.memo import Memo
 from games.models import TEAM_CHOICES
+from games.tables.catalogue import PRESET_LABELS, option_changes
 
 register = template.Library()
 
@@ -155,7 +155,7 @@ def preset_label(preset: str) -> str:
 
 @register.filter
 def rule_changes(options: dict) -> list[str]:
-    """A table's or a tournament's options, in words (games.forms.option_changes)."""
+    """A table's or a tournament's options, in words (games.tables.catalogue.option_changes)."""
     return option_changes(options) if isinstance(options, dict) else []
 
 
