@@ -22,7 +22,7 @@ urlpatterns = [
     path("comptes/", include("allauth.urls")),
     path("tables/", include("games.urls")),
     path("clubs/", include("accounts.club_urls")),
-    path("tournois/", include("games.tournament_urls")),
+    path("tournois/", include("games.tournaments.urls")),
     path("joueurs/<str:username>/", players.player_profile, name="player"),
     path("notifications/", notification_views.notification_list, name="notifications"),
     path("notifications/lues/", notification_views.notifications_read, name="notifications_read"),

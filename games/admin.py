@@ -28,7 +28,7 @@ from accounts.admin import ClubScopedAdmin
 from accounts.clubs import managed_clubs, manages
 from accounts.models import Membership, User
 from belote_site.admin import SafeInputAdmin
-from games import service, tournaments
+from games import service
 from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
@@ -48,6 +48,7 @@ from games.models import (
 )
 from games.rules import InvalidOptions, rules_for
 from games.service import ServiceError
+from games.tournaments import service as tournaments
 
 
 class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):
@@ -303,7 +304,7 @@ class ActionAdmin(ReadOnlyAdmin):
 
 
 # ---------------------------------------------------------------------------------------
-# Tournaments: run by the organisers of their club (games/tournaments.py does the work)
+# Tournaments: run by the organisers of their club (games/tournaments/service.py does the work)
 
 
 class TournamentAdminForm(forms.ModelForm):

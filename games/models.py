@@ -565,7 +565,7 @@ class RatingChange(models.Model):
 
 # ---------------------------------------------------------------------------------------
 # Tournaments: run by a club's organisers in the admin, played at tables created for each
-# match of each round (games/tournaments.py).
+# match of each round (games/tournaments/service.py).
 
 
 class TournamentFormat(models.TextChoices):
@@ -610,7 +610,7 @@ class Tournament(models.Model):
     pace = models.CharField(_("rythme"), max_length=5, choices=Pace.choices, default=Pace.ASYNC)
     move_seconds = models.PositiveIntegerField(_("temps par coup (secondes)"), default=86400)
     # How long a round may last; when it runs out, unfinished matches are decided by
-    # forfeit (games/tournaments.py) and the next round is paired.
+    # forfeit (games/tournaments/service.py) and the next round is paired.
     round_hours = models.PositiveIntegerField(_("durée d'une ronde (heures)"), default=168)
     status = models.CharField(
         _("état"),

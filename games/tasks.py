@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.tasks import task
 
-from games import notifications, service, timing, tournaments
+from games import notifications, service, timing
+from games.tournaments import service as tournaments
 
 
 @task()

@@ -32,8 +32,9 @@ from django.utils import timezone
 from accounts import clubs, vacations
 from accounts.models import Club, ClubInvitation, ClubRole, JoinRequest, Membership, User
 from accounts.unsubscribe import unsubscribe_token
-from games import lobby, service, timing, tournaments
+from games import lobby, service, timing
 from games.models import Pace, Table, Tournament
+from games.tournaments import service as tournaments
 from tests.factories import fixed_deck, make_user, play_to_the_end
 from tests.table_page.helpers import finish_hand, take_at_once
 

@@ -14,10 +14,11 @@ from collections import defaultdict
 from django.db.models import Q
 
 from accounts.models import Club, Membership
-from games import service, tournaments
+from games import service
 from games.bots import choose_action
 from games.models import Pace, Table, Tournament, TournamentMatch, TournamentTeam
 from games.selectors import hand_state
+from games.tournaments import service as tournaments
 from tests.factories import make_user
 
 FAST = {"target": 500}

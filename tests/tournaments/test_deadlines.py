@@ -16,11 +16,12 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import lobby, service, tournaments
+from games import lobby, service
 from games.bots import choose_action
 from games.models import Action, Table, TimeoutPolicy, Tournament, TournamentMatch
 from games.selectors import hand_state
 from games.service import ServiceError
+from games.tournaments import service as tournaments
 from games.verification import verify_table
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after

@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from games.models import Pace, Table, Tournament
 from games.rules import PRESETS
-from games.tournament_selectors import tournament_standings
+from games.tournaments.selectors import tournament_standings
 from games.verification import verify_table
 from tests.tables.helpers import client_for
 from tests.tournaments.helpers import (

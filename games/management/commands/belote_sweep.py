@@ -13,7 +13,8 @@ behind; a sweep row left RUNNING by a dead worker never counts as scheduled.
 
 from django.core.management.base import BaseCommand
 
-from games import timing, tournaments
+from games import timing
+from games.tournaments import service as tournaments
 
 
 class Command(BaseCommand):

@@ -16,10 +16,10 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.clubs import membership_of
-from games import pairing
 from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 from games.selectors import visible_tables
-from games.tournaments import history, planned_rounds
+from games.tournaments import pairing
+from games.tournaments.service import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones
 
@@ -43,7 +43,7 @@ class StandingRow:
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """The teams best first, by the rules of games/pairing.py (``standings``)."""
+    """The teams best first, by the rules of games/tournaments/pairing.py (``standings``)."""
     teams = {team.pk: team for team in teams_of(tournament)}
     entrants = [pairing.Team(pk, team.seed or UNSEEDED) for pk, team in teams.items()]
     return [

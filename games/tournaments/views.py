@@ -1,8 +1,8 @@
 """Tournament pages: the tournament (rules, teams and registration, rounds, standings),
 its bracket or round-by-round grid, and the registration forms (POST only).
 
-Views only parse, call ``games.tournaments`` and render (reads in
-games/tournament_selectors.py). Any logged-in user sees a tournament, as the club page
+Views only parse, call ``games.tournaments.service`` and render (reads in
+games/tournaments/selectors.py). Any logged-in user sees a tournament, as the club page
 lists it for anyone; only the club's members register. The registration forms work as
 plain POSTs (redirect with a message) and with htmx, which gets the page's
 ``#registration`` fragment back with a notice; a refused request answers its status
@@ -20,11 +20,11 @@ from django.views.decorators.http import require_POST
 
 from accounts.clubs import manages
 from belote_site import htmx
-from games import tournaments
 from games.models import Tournament
 from games.service import ServiceError
-from games.tournament_forms import RegisterForm
-from games.tournament_selectors import (
+from games.tournaments import service as tournaments
+from games.tournaments.forms import RegisterForm
+from games.tournaments.selectors import (
     current_round,
     is_member,
     knockout_bracket,

@@ -4,7 +4,7 @@ The only write path of tournament rows, a sibling of ``games.service`` with the 
 discipline: keyword-only functions, one transaction each, the tournament row locked
 (``select_for_update``), ``ServiceError`` (a code, a French message, an HTTP status)
 for anything refused, and then nothing is written. Pairing itself is pure
-(games/pairing.py); here rows become pairs and pairs become matches and tables.
+(games/tournaments/pairing.py); here rows become pairs and pairs become matches and tables.
 
 - **Who.** Only the club's members register, as a pair (the partner, named by username,
   must be a member too and not registered yet) or alone; either player of a team may
@@ -51,7 +51,7 @@ from django.utils.translation import gettext as _
 
 from accounts.clubs import manages, membership_of
 from accounts.models import user_named
-from games import pairing, service
+from games import service
 from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
@@ -67,6 +67,7 @@ from games.models import (
 )
 from games.rules import InvalidOptions, rules_for
 from games.service import ServiceError
+from games.tournaments import pairing
 
 logger = logging.getLogger(__name__)
 
