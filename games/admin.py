@@ -49,6 +49,7 @@ from games.models import (
 from games.rules import InvalidOptions, rules_for
 from games.service import ServiceError
 from games.tournaments import service as tournaments
+from games.tournaments.formats import FORMATS_BY_NAME
 
 
 class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):
@@ -349,11 +350,12 @@ class TournamentAdminForm(forms.ModelForm):
         hours, (shortest, longest) = data.get("round_hours"), tournaments.ROUND_HOURS
         if hours is not None and not shortest <= hours <= longest:
             self.add_error("round_hours", tournaments.round_hours_refusal())
-        if data.get("format") == Tournament.Format.SWISS:
+        formula = FORMATS_BY_NAME.get(data.get("format"))
+        if formula is not None and formula.chosen_rounds:
             if not data.get("rounds"):
-                self.add_error("rounds", _("Un système suisse a un nombre de rondes."))
-        elif data.get("format"):
-            data["rounds"] = None  # round robin and knockout: the teams decide
+                self.add_error("rounds", formula.rounds_missing)
+        elif formula is not None:
+            data["rounds"] = None  # round robin, knockout: the teams decide
         return data
 
 

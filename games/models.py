@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.bots import LEVELS
 from games.rules import MODES, PRESETS, Rules, rules_for
+from games.tournaments.formats import FORMATS, Format, format_of
 
 SEAT_CHOICES = [(0, _("Nord")), (1, _("Est")), (2, _("Sud")), (3, _("Ouest"))]
 TEAM_CHOICES = [(0, _("Nord-Sud")), (1, _("Est-Ouest"))]
@@ -568,10 +569,10 @@ class RatingChange(models.Model):
 # match of each round (games/tournaments/service.py).
 
 
-class TournamentFormat(models.TextChoices):
-    ROUND_ROBIN = "round_robin", _("Toutes rondes")
-    SWISS = "swiss", _("Système suisse")
-    KNOCKOUT = "knockout", _("Élimination directe")
+# The formats of games/tournaments/formats/ (ROUND_ROBIN, SWISS, KNOCKOUT, ...).
+TournamentFormat = models.TextChoices(
+    "TournamentFormat", [(f.name.upper(), (f.name, f.label)) for f in FORMATS]
+)
 
 
 class TournamentStatus(models.TextChoices):
@@ -656,6 +657,11 @@ class Tournament(models.Model):
     @property
     def rules(self) -> Rules:
         return rules_for(self.preset, self.options)
+
+    @property
+    def formula(self) -> Format:
+        """Its format (games/tournaments/formats/): rounds, pairings, words."""
+        return format_of(self.format)
 
 
 class TournamentTeam(models.Model):

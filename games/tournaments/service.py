@@ -68,6 +68,8 @@ from games.models import (
 from games.rules import InvalidOptions, rules_for
 from games.service import ServiceError
 from games.tournaments import pairing
+from games.tournaments.formats import format_of
+from games.tournaments.formats.base import matches_of
 
 logger = logging.getLogger(__name__)
 
@@ -251,14 +253,9 @@ def _check_settings(tournament: Tournament, teams: int) -> None:
     low, high = LIVE_MOVE_SECONDS if tournament.pace == Pace.LIVE else ASYNC_MOVE_SECONDS
     if not low <= tournament.move_seconds <= high:
         raise ServiceError("bad_move_time", _("Ce temps par coup n'est pas permis pour ce rythme."))
-    if tournament.format == Tournament.Format.SWISS:
-        most = max_swiss_rounds(teams)
-        if not tournament.rounds or not 1 <= tournament.rounds <= most:
-            raise ServiceError(
-                "bad_rounds",
-                _("Un système suisse à %(teams)s équipes se joue en 1 à %(most)s rondes.")
-                % {"teams": teams, "most": most},
-            )
+    refusal = format_of(tournament.format).rounds_refusal(teams, tournament.rounds)
+    if refusal is not None:
+        raise ServiceError("bad_rounds", refusal)
 
 
 def round_hours_refusal() -> str:
@@ -267,11 +264,6 @@ def round_hours_refusal() -> str:
         "days": ROUND_HOURS[1] // 24,
         "hours": ROUND_HOURS[1],
     }
-
-
-def max_swiss_rounds(teams: int) -> int:
-    """As many rounds as a round robin of as many teams: beyond, a repeat is certain."""
-    return teams - 1 if teams % 2 == 0 else teams
 
 
 def _renumber_seeds(teams: list[TournamentTeam]) -> None:
@@ -289,11 +281,7 @@ def _renumber_seeds(teams: list[TournamentTeam]) -> None:
 
 def planned_rounds(tournament: Tournament, teams: int) -> int:
     """How many rounds the tournament takes with ``teams`` teams."""
-    if tournament.format == Tournament.Format.SWISS:
-        return tournament.rounds or 0
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        return pairing.knockout_round_count(teams)
-    return len(pairing.round_robin_schedule(list(range(teams))))
+    return format_of(tournament.format).planned_rounds(teams, tournament.rounds)
 
 
 def _next_pairs(tournament: Tournament, number: int) -> list[pairing.Pair] | None:
@@ -301,31 +289,26 @@ def _next_pairs(tournament: Tournament, number: int) -> list[pairing.Pair] | Non
     teams = list(tournament.teams.order_by("seed", "pk"))
     if number > planned_rounds(tournament, len(teams)):
         return None
-    ids = [team.pk for team in teams]
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        return pairing.round_robin_schedule(ids)[number - 1]
-    if tournament.format == Tournament.Format.SWISS:
-        entrants = [pairing.Team(team.pk, team.seed) for team in teams]
-        return pairing.swiss_pairs(entrants, history(tournament))
-    if number == 1:
-        return pairing.knockout_first_round(ids)
-    winners = list(
-        TournamentMatch.objects.filter(round__tournament=tournament, round__number=number - 1)
-        .order_by("position")
-        .values_list("winner_id", flat=True)
-    )
-    return pairing.knockout_next_round(winners) if len(winners) > 1 else None
+    entrants = [pairing.Team(team.pk, team.seed) for team in teams]
+    return format_of(tournament.format).pairs(number, entrants, played(tournament))
 
 
-def history(tournament: Tournament) -> list[pairing.Match]:
-    """Every match of the tournament so far, as games.pairing reads them."""
+def played(tournament: Tournament) -> dict[int, list[pairing.Match]]:
+    """Every match of the tournament so far by round number, as the formats read them."""
     rows = TournamentMatch.objects.filter(round__tournament=tournament).order_by(
         "round__number", "position"
     )
-    return [
-        pairing.Match(m.team_one_id, m.team_two_id, m.winner_id, m.score_one, m.score_two)
-        for m in rows
-    ]
+    rounds: dict[int, list[pairing.Match]] = {}
+    for m in rows.values_list(
+        "round__number", "team_one_id", "team_two_id", "winner_id", "score_one", "score_two"
+    ):
+        rounds.setdefault(m[0], []).append(pairing.Match(*m[1:]))
+    return rounds
+
+
+def history(tournament: Tournament) -> list[pairing.Match]:
+    """Every match of the tournament so far, round after round (for the standings)."""
+    return matches_of(played(tournament))
 
 
 def _open_round(

@@ -52,7 +52,7 @@ def tournament_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse
     tournament = _tournament(tournament_id)
     context = {
         "tournament": tournament,
-        "knockout": tournament.format == Tournament.Format.KNOCKOUT,
+        "knockout": tournament.formula.bracket,
         "table_ids": openable_tables(request.user, tournament),
     }
     if context["knockout"]:
@@ -111,6 +111,7 @@ def _detail_context(request: HttpRequest, tournament: Tournament, **extra) -> di
     context = {
         "tournament": tournament,
         "rules": tournament.rules,
+        "formula_text": tournament.formula.describe(tournament.rounds),
         "teams": teams_of(tournament),
         "my_team": tournaments.team_of(tournament, user),
         "is_member": is_member(user, tournament),

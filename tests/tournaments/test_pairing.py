@@ -1,4 +1,5 @@
-"""games/tournaments/pairing.py: round robin, Swiss and knockout pairings, and the standings.
+"""games/tournaments/formats/: round robin, Swiss and knockout pairings; and the standings
+(games/tournaments/pairing.py).
 
 The Swiss promises are checked against a brute force: every way to pair a round (and,
 with an odd number of teams, every bye) is enumerated for up to ten teams. For larger
@@ -15,17 +16,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.tournaments.pairing import (
-    Match,
-    Team,
+from games.tournaments.formats.knockout import (
     bracket_seeds,
     knockout_first_round,
     knockout_next_round,
     knockout_round_count,
-    round_robin_schedule,
-    standings,
-    swiss_pairs,
 )
+from games.tournaments.formats.round_robin import round_robin_schedule
+from games.tournaments.formats.swiss import swiss_pairs
+from games.tournaments.pairing import Match, Team, standings
 
 # ---------------------------------------------------------------------------------------
 # Helpers
