@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from accounts.clubs import membership_of
 from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 from games.selectors import visible_tables
 from games.tournaments import pairing
@@ -23,10 +22,6 @@ from games.tournaments.formats.knockout import bracket_size, knockout_round_coun
 from games.tournaments.service import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones
-
-
-def is_member(user, tournament: Tournament) -> bool:
-    return membership_of(user, tournament.club) is not None
 
 
 def teams_of(tournament: Tournament) -> list[TournamentTeam]:

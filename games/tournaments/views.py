@@ -24,9 +24,9 @@ from games.models import Tournament
 from games.service import ServiceError
 from games.tournaments import service as tournaments
 from games.tournaments.forms import RegisterForm
+from games.tournaments.guards import is_member
 from games.tournaments.selectors import (
     current_round,
-    is_member,
     knockout_bracket,
     openable_tables,
     round_grid,
