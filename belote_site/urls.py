@@ -11,7 +11,7 @@ from django.urls import include, path
 from accounts import players
 from accounts import views as accounts_views
 from belote_site import views
-from games import notification_views
+from games.notifications import views as notification_views
 
 # A request Django refuses (too many fields, an unknown host): the site's 400 page.
 handler400 = "belote_site.middleware.bad_request"

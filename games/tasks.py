@@ -3,7 +3,7 @@
 Every task re-reads the table and checks its version, so running one twice or late is
 harmless. ``sweep_task`` re-enqueues itself every SWEEP_SECONDS: the worker has no cron,
 ``manage.py belote_sweep --schedule`` (scripts/run-dev) starts the cycle. Each sweep also
-queues the day's digest once its hour has passed (games/notifications.py).
+queues the day's digest once its hour has passed (games/notifications/).
 """
 
 from __future__ import annotations
