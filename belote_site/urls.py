@@ -11,7 +11,7 @@ from django.urls import include, path
 from accounts import players
 from accounts import views as accounts_views
 from belote_site import views
-from games import notification_views
+from games.notifications import views as notification_views
 
 # A request Django refuses (too many fields, an unknown host): the site's 400 page.
 handler400 = "belote_site.middleware.bad_request"
@@ -22,7 +22,7 @@ urlpatterns = [
     path("comptes/", include("allauth.urls")),
     path("tables/", include("games.tables.urls")),
     path("clubs/", include("accounts.clubs.urls")),
-    path("tournois/", include("games.tournament_urls")),
+    path("tournois/", include("games.tournaments.urls")),
     path("joueurs/<str:username>/", players.player_profile, name="player"),
     path("notifications/", notification_views.notification_list, name="notifications"),
     path("notifications/lues/", notification_views.notifications_read, name="notifications_read"),

@@ -28,7 +28,6 @@ from accounts.admin import ClubScopedAdmin
 from accounts.clubs.service import managed_clubs, manages
 from accounts.models import Membership, User
 from belote_site.admin import SafeInputAdmin
-from games import tournaments
 from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
@@ -49,6 +48,8 @@ from games.models import (
 from games.rules import InvalidOptions, rules_for
 from games.tables import service
 from games.tables.service import ServiceError
+from games.tournaments import service as tournaments
+from games.tournaments.formats import FORMATS_BY_NAME
 
 
 class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):
@@ -304,7 +305,7 @@ class ActionAdmin(ReadOnlyAdmin):
 
 
 # ---------------------------------------------------------------------------------------
-# Tournaments: run by the organisers of their club (games/tournaments.py does the work)
+# Tournaments: run by the organisers of their club (games/tournaments/service.py does the work)
 
 
 class TournamentAdminForm(forms.ModelForm):
@@ -349,11 +350,12 @@ class TournamentAdminForm(forms.ModelForm):
         hours, (shortest, longest) = data.get("round_hours"), tournaments.ROUND_HOURS
         if hours is not None and not shortest <= hours <= longest:
             self.add_error("round_hours", tournaments.round_hours_refusal())
-        if data.get("format") == Tournament.Format.SWISS:
+        formula = FORMATS_BY_NAME.get(data.get("format"))
+        if formula is not None and formula.chosen_rounds:
             if not data.get("rounds"):
-                self.add_error("rounds", _("Un système suisse a un nombre de rondes."))
-        elif data.get("format"):
-            data["rounds"] = None  # round robin and knockout: the teams decide
+                self.add_error("rounds", formula.rounds_missing)
+        elif formula is not None:
+            data["rounds"] = None  # round robin, knockout: the teams decide
         return data
 
 

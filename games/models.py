@@ -16,16 +16,19 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from games.bots import LEVELS
 from games.rules import MODES, PRESETS, Rules, rules_for
+from games.tournaments.formats import FORMATS, Format, format_of
 
 SEAT_CHOICES = [(0, _("Nord")), (1, _("Est")), (2, _("Sud")), (3, _("Ouest"))]
 TEAM_CHOICES = [(0, _("Nord-Sud")), (1, _("Est-Ouest"))]
 PRESET_CHOICES = [(name, name) for name in PRESETS]
 
 
-class BotLevel(models.TextChoices):
-    RANDOM = "random", _("Débutant (aléatoire)")
-    HEURISTIC = "heuristic", _("Confirmé")
+# The bot levels of games/bots/levels.py (RANDOM, HEURISTIC, ...), their labels translated.
+BotLevel = models.TextChoices(
+    "BotLevel", [(level.name.upper(), (level.name, _(level.label))) for level in LEVELS]
+)
 
 
 def new_invite_token() -> str:
@@ -563,13 +566,13 @@ class RatingChange(models.Model):
 
 # ---------------------------------------------------------------------------------------
 # Tournaments: run by a club's organisers in the admin, played at tables created for each
-# match of each round (games/tournaments.py).
+# match of each round (games/tournaments/service.py).
 
 
-class TournamentFormat(models.TextChoices):
-    ROUND_ROBIN = "round_robin", _("Toutes rondes")
-    SWISS = "swiss", _("Système suisse")
-    KNOCKOUT = "knockout", _("Élimination directe")
+# The formats of games/tournaments/formats/ (ROUND_ROBIN, SWISS, KNOCKOUT, ...).
+TournamentFormat = models.TextChoices(
+    "TournamentFormat", [(f.name.upper(), (f.name, f.label)) for f in FORMATS]
+)
 
 
 class TournamentStatus(models.TextChoices):
@@ -608,7 +611,7 @@ class Tournament(models.Model):
     pace = models.CharField(_("rythme"), max_length=5, choices=Pace.choices, default=Pace.ASYNC)
     move_seconds = models.PositiveIntegerField(_("temps par coup (secondes)"), default=86400)
     # How long a round may last; when it runs out, unfinished matches are decided by
-    # forfeit (games/tournaments.py) and the next round is paired.
+    # forfeit (games/tournaments/service.py) and the next round is paired.
     round_hours = models.PositiveIntegerField(_("durée d'une ronde (heures)"), default=168)
     status = models.CharField(
         _("état"),
@@ -654,6 +657,11 @@ class Tournament(models.Model):
     @property
     def rules(self) -> Rules:
         return rules_for(self.preset, self.options)
+
+    @property
+    def formula(self) -> Format:
+        """Its format (games/tournaments/formats/): rounds, pairings, words."""
+        return format_of(self.format)
 
 
 class TournamentTeam(models.Model):

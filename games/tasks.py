@@ -3,16 +3,17 @@
 Every task re-reads the table and checks its version, so running one twice or late is
 harmless. ``sweep_task`` re-enqueues itself every SWEEP_SECONDS: the worker has no cron,
 ``manage.py belote_sweep --schedule`` (scripts/run-dev) starts the cycle. Each sweep also
-queues the day's digest once its hour has passed (games/notifications.py).
+queues the day's digest once its hour has passed (games/notifications/).
 """
 
 from __future__ import annotations
 
 from django.tasks import task
 
-from games import notifications, tournaments
+from games import notifications
 from games.tables import service
 from games.timing import sweep as timing
+from games.tournaments import service as tournaments
 
 
 @task()

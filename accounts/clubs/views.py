@@ -16,11 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Prefetch, Q
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -37,6 +36,7 @@ from accounts.models import (
     RequestStatus,
     User,
 )
+from belote_site import htmx
 from games.models import Seat, Table
 from games.ratings.service import club_leaderboard
 
@@ -66,22 +66,25 @@ def club_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
     club = get_object_or_404(Club, slug=slug)
+    page = _page(request, club)
     form = ClubInviteForm(request.POST)
     not_sent = _("L'invitation n'a pas été envoyée.")
     if not form.is_valid():
-        return _refused(request, club, not_sent, 422, invite_form=form)
+        return htmx.refused(request, page, not_sent, 422, invite_form=form)
     try:
         invitation = clubs.invite(
             club=club, by=request.user, username=form.cleaned_data["username"]
         )
     except ClubError as refused:
         if refused.status == 403:
-            return _refused(request, club, refused.message, 403)
+            return htmx.refused(request, page, refused.message, 403)
         # The reason is shown on the field; the notice says that nothing was sent.
         form.add_error("username", refused.message)
-        return _refused(request, club, not_sent, refused.status, invite_form=form)
+        return htmx.refused(
+            request, _page(request, club), not_sent, refused.status, invite_form=form
+        )
     text = _("%(name)s est invité à rejoindre le club.") % {"name": invitation.user}
-    return _done(request, club, text)
+    return htmx.done(request, page, text)
 
 
 @login_required
@@ -212,61 +215,34 @@ def _act(
     *,
     form_class: type | None = None,
 ) -> HttpResponse:
-    """Validate the form, call ``accounts.clubs.service``, answer with the page or its fragment."""
+    """Validate the form, call ``accounts.clubs.service`` with the club, answer with the page."""
     club = get_object_or_404(Club, slug=slug)
-    data: dict = {}
-    if form_class is not None:
-        form = form_class(request.POST)
-        if not form.is_valid():
-            return _refused(request, club, _first_error(form), 422)
-        data = form.cleaned_data
-    try:
-        call(club, data)
-    except ClubError as refused:
-        if refused.status == 404:
-            raise Http404 from refused
-        return _refused(request, club, refused.message, refused.status)
-    return _done(request, club, success)
+    return htmx.act(
+        request,
+        _page(request, club),
+        lambda data: call(club, data),
+        success,
+        refusal=ClubError,
+        form_class=form_class,
+    )
 
 
-def _done(request: HttpRequest, club: Club, text: str) -> HttpResponse:
-    page = _page(request)
-    if request.htmx:
-        notice = {"level": "success", "text": text}
-        return _render(request, club, page, fragment=True, notice=notice)
-    messages.success(request, text)
-    if page == LIST:
-        return redirect("clubs:list")
-    return redirect("clubs:detail", club.slug)
+def _page(request: HttpRequest, club: Club) -> htmx.Page:
+    """The page the form was on (the hidden ``page`` field): the list or the club's page."""
+    if request.POST.get("page") == LIST:
+        return htmx.Page(
+            "accounts/clubs/list.html",
+            "clubs",
+            lambda **extra: _list_context(request, **extra),
+            reverse("clubs:list"),
+        )
 
-
-def _refused(request: HttpRequest, club: Club, text: str, status: int, **extra) -> HttpResponse:
-    """The page as it is (nothing changed), with why the action was refused."""
-    page = _page(request)
-    if request.htmx:
-        notice = {"level": "error", "text": text}
-        return _render(request, club, page, fragment=True, status=status, notice=notice, **extra)
-    messages.error(request, text)
-    return _render(request, club, page, fragment=False, status=status, **extra)
-
-
-def _render(
-    request: HttpRequest, club: Club, page: str, *, fragment: bool, status: int = 200, **extra
-) -> HttpResponse:
-    if page == LIST:
-        template, context = "accounts/clubs/list.html", _list_context(request, **extra)
-        part = "clubs"
-    else:
+    def context(**extra) -> dict:
         club.refresh_from_db()
-        template, context = "accounts/clubs/detail.html", _detail_context(request, club, **extra)
-        part = "club"
-    if fragment:
-        template = f"{template}#{part}"
-    return render(request, template, context, status=status)
+        return _detail_context(request, club, **extra)
 
-
-def _page(request: HttpRequest) -> str:
-    return LIST if request.POST.get("page") == LIST else DETAIL
+    url = reverse("clubs:detail", args=[club.slug])
+    return htmx.Page("accounts/clubs/detail.html", "club", context, url)
 
 
 def _invitation(slug: str, invitation_id: int) -> ClubInvitation:
@@ -279,12 +255,6 @@ def _join_request(slug: str, request_id: int) -> JoinRequest:
     return get_object_or_404(
         JoinRequest.objects.select_related("user"), pk=request_id, club__slug=slug
     )
-
-
-def _first_error(form) -> str:
-    for errors in form.errors.values():
-        return str(errors[0])
-    return _("Requête invalide.")
 
 
 # ---------------------------------------------------------------------------------------

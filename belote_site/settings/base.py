@@ -75,7 +75,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "games.context_processors.notifications",
+                "games.notifications.context_processors.notifications",
             ],
         },
     },

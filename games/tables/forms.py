@@ -22,89 +22,16 @@ from games.models import (
     TimeoutPolicy,
 )
 from games.rules import PRESET_TARGETS, PRESETS
-from games.tables.lobby import PRESET_OPTIONS, SOUTH, forfeit_after_message
+from games.tables.catalogue import (
+    OPTION_LABELS,
+    PRESET_LABELS,
+    PRESET_OPTIONS,
+    PRESET_SUMMARIES,
+    VALUE_LABELS,
+)
+from games.tables.lobby import SOUTH, forfeit_after_message
 
 DEFAULT_PRESET = "classique"
-
-PRESET_LABELS = {
-    "classique": _("Belote classique"),
-    "annonces": _("Belote avec annonces"),
-    "moderne": _("Belote moderne (sans atout et tout atout)"),
-    "stekius": _("Stekius (échange du 7 d'atout)"),
-    "belote_com": _("Belote.com (501 points)"),
-}
-PRESET_SUMMARIES = {
-    "classique": _(
-        "Sens inverse des aiguilles d'une montre, distribution 3 puis 2, seule la belote "
-        "compte ; les annonces automatiques sont en option."
-    ),
-    "annonces": _(
-        "Distribution par 5, chaque joueur décide d'annoncer au premier pli ; le contrat "
-        "est de 82 points, belote comprise."
-    ),
-    "moderne": _(
-        "Une prise peut être couverte en sans atout puis en tout atout ; redistribution "
-        "possible sur une main nulle ou un carré de 7."
-    ),
-    "stekius": _(
-        "Annonces automatiques, le détenteur du 7 d'atout peut l'échanger contre la carte "
-        "retournée, capot à 250."
-    ),
-    "belote_com": _(
-        "Sens des aiguilles d'une montre, distribution par 5, sans annonces, 82 points de "
-        "plis pour le preneur, partie en 501."
-    ),
-}
-assert set(PRESET_LABELS) == set(PRESET_SUMMARIES) == set(PRESETS)
-
-OPTION_LABELS = {
-    "announces": _("Annonces"),
-    "seven_exchange": _("Échange du 7 d'atout contre la carte retournée"),
-    "redeal_main_nulle": _("Redistribuer sur une main nulle (moins de 11 points, sans atout)"),
-    "redeal_four_sevens": _("Redistribuer sur un carré de 7"),
-    # Options no creator chooses, which a table keeps from older presets (migration 0008)
-    # or gets from the admin: the table page names them all the same.
-    "second_round_excludes_turned": _(
-        "Au second tour, la couleur de la retourne ne peut plus être choisie"
-    ),
-    "litige": _("Égalité (litige)"),
-    "belote_kept": _("Dedans ou en litige, le preneur garde sa belote"),
-}
-ANNOUNCE_LABELS = {
-    "off": _("Sans annonces (la belote seule)"),
-    "auto": _("Annonces automatiques"),
-    "declared": _("Annonces déclarées par les joueurs"),
-}
-VALUE_LABELS = {
-    "announces": ANNOUNCE_LABELS,
-    "litige": {
-        "held": _("les points du preneur attendent la donne suivante"),
-        "taker_fails": _("le preneur est dedans"),
-    },
-}
-
-
-def option_changes(options: dict[str, Any]) -> list[str]:
-    """What a table's (or a tournament's) stored options change in its preset, in words;
-    the target is shown apart. An option without a label here (set in the admin) shows
-    under its own name."""
-    changes = []
-    for name, value in options.items():
-        if name == "target":
-            continue
-        if name == "announces" and value in ANNOUNCE_LABELS:
-            changes.append(str(ANNOUNCE_LABELS[value]))  # says what it is about
-            continue
-        if isinstance(value, bool):
-            shown = _("oui") if value else _("non")
-        elif isinstance(value, str):
-            shown = VALUE_LABELS.get(name, {}).get(value, value)
-        else:
-            shown = str(value)
-        label = OPTION_LABELS.get(name, name)
-        changes.append(str(_("%(option)s : %(value)s") % {"option": label, "value": shown}))
-    return changes
-
 
 PACE_LABELS = [
     (Pace.LIVE, _("En direct : les quatre joueurs sont là en même temps")),
@@ -211,7 +138,7 @@ class TableForm(forms.Form):
             else:
                 field = forms.ChoiceField(
                     label=OPTION_LABELS[option.name],
-                    choices=[(c, ANNOUNCE_LABELS[c]) for c in option.choices],
+                    choices=[(c, VALUE_LABELS[option.name][c]) for c in option.choices],
                     widget=forms.RadioSelect,
                 )
             self.fields[option.name] = field

@@ -14,7 +14,6 @@ forbidden.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -38,36 +37,12 @@ from games.models import (
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
 from games.tables import service
+from games.tables.catalogue import PRESET_OPTIONS
 from games.tables.clock import turn_deadline
 from games.tables.selectors import can_view
 from games.tables.service import Outcome, ServiceError, _deal, _first_turn, _follow_up, _lock, _log
 
 SOUTH = 2
-
-
-@dataclass(frozen=True)
-class TableOption:
-    """One rule option a creator may change for a preset, and the values it may take."""
-
-    name: str
-    choices: tuple[Any, ...]
-
-
-# What each preset lets a table change, besides the target (PRESET_TARGETS). Only what its
-# document offers or leaves open (shared/rules/README.md): classique's option of automatic
-# announces, annonces' announces declared or automatic, moderne's redeal options of the
-# Salon, stekius' exchange of the trump 7; belote_com has none.
-PRESET_OPTIONS: dict[str, tuple[TableOption, ...]] = {
-    "classique": (TableOption("announces", ("off", "auto")),),
-    "annonces": (TableOption("announces", ("declared", "auto")),),
-    "moderne": (
-        TableOption("redeal_main_nulle", (True, False)),
-        TableOption("redeal_four_sevens", (True, False)),
-    ),
-    "stekius": (TableOption("seven_exchange", (True, False)),),
-    "belote_com": (),
-}
-assert set(PRESET_OPTIONS) == set(PRESETS)
 
 
 def move_seconds_range(pace: str) -> tuple[int, int]:
@@ -480,7 +455,6 @@ def _record(
 
 
 __all__ = [
-    "PRESET_OPTIONS",
     "create_private_table",
     "invite_user",
     "join_by_link",

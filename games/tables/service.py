@@ -363,7 +363,7 @@ def _forfeit(table: Table, seat: Seat, now) -> Outcome:
 def abandon_table(*, table_id: int, reason: str) -> Outcome:
     """Stop a table for good, its game unfinished: no winner, the scores as they stand.
 
-    For a tournament round that ran out of time (games/tournaments.py decides the match
+    For a tournament round that ran out of time (games/tournaments/service.py decides the match
     itself). One system action ``abandon``; the bots and clocks queued for the table then
     find it no longer in play. A table already over is left as it is.
     """

@@ -25,12 +25,13 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from belote_site import htmx
 from games import notifications
 from games.models import SEAT_CHOICES, BotLevel, Hand, Table
 from games.tables import boards, lobby, service
 from games.tables.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
+from games.tables.catalogue import PRESET_LABELS
 from games.tables.forms import (
-    PRESET_LABELS,
     BotForm,
     InviteForm,
     MoveForm,
@@ -257,11 +258,14 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
 @require_POST
 def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _visible_table(request, table_id)
+    page = _page(request, table, "invites")
     form = InviteForm(request.POST)
     # The reason is shown on the field; the notice only says that nothing was sent.
     not_sent = _("L'invitation n'a pas été envoyée.")
     if not form.is_valid():
-        return _refused(request, table, "invites", not_sent, 422, invite_form=form)
+        return htmx.refused(
+            request, _page(request, table, "invites"), not_sent, 422, invite_form=form
+        )
     try:
         invitation = lobby.invite_user(
             table=table, by=request.user, username=form.cleaned_data["username"]
@@ -270,11 +274,13 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
         if refused.status == 404:
             raise Http404 from refused
         if refused.status == 403:
-            return _refused(request, table, "invites", refused.message, 403)
+            return htmx.refused(request, page, refused.message, 403)
         form.add_error("username", refused.message)
-        return _refused(request, table, "invites", not_sent, refused.status, invite_form=form)
+        return htmx.refused(
+            request, _page(request, table, "invites"), not_sent, refused.status, invite_form=form
+        )
     text = _("%(name)s est invité à la table.") % {"name": invitation.user}
-    return _done(request, table, "invites", text)
+    return htmx.done(request, page, text)
 
 
 @login_required
@@ -394,13 +400,25 @@ def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
     except ServiceError as refused:
         if refused.status == 404:
             raise Http404 from refused
-        return _refused(request, table, "seats", refused.message, refused.status)
+        return htmx.refused(
+            request, _page(request, table, "seats"), refused.message, refused.status
+        )
     messages.success(request, _("La partie commence !"))
     return _redirect(request, reverse("games:table", args=[table.pk]))
 
 
 # ---------------------------------------------------------------------------------------
 # Helpers
+
+
+def _page(request: HttpRequest, table: Table, fragment: str) -> htmx.Page:
+    """The table page as an action's answer, read again (the action may have changed it)."""
+
+    def context(**extra) -> dict:
+        table.refresh_from_db()
+        return _table_context(request, table, **extra)
+
+    return htmx.Page("games/table.html", fragment, context, reverse("games:table", args=[table.pk]))
 
 
 def _act(
@@ -411,44 +429,16 @@ def _act(
     call: Callable,
     success: str,
 ) -> HttpResponse:
-    """Validate the form, call the lobby, answer with the fragment or the page."""
+    """Validate the form, call the lobby with the table, answer with the fragment."""
     table = _visible_table(request, table_id)
-    data = {}
-    if form_class is not None:
-        form = form_class(request.POST)
-        if not form.is_valid():
-            return _refused(request, table, fragment, _first_error(form), 422)
-        data = form.cleaned_data
-    try:
-        call(table, data)
-    except ServiceError as refused:
-        if refused.status == 404:
-            raise Http404 from refused
-        return _refused(request, table, fragment, refused.message, refused.status)
-    return _done(request, table, fragment, success)
-
-
-def _done(request: HttpRequest, table: Table, fragment: str, text: str) -> HttpResponse:
-    if request.htmx:
-        table.refresh_from_db()
-        context = _table_context(request, table, notice={"level": "success", "text": text})
-        return render(request, f"games/table.html#{fragment}", context)
-    messages.success(request, text)
-    return redirect("games:table", table.pk)
-
-
-def _refused(
-    request: HttpRequest, table: Table, fragment: str, text: str, status: int, **extra
-) -> HttpResponse:
-    """The table as it is (nothing changed), with why the action was refused."""
-    table.refresh_from_db()
-    if request.htmx:
-        notice = {"level": "error", "text": text, "fragment": fragment}
-        context = _table_context(request, table, notice=notice, **extra)
-        return render(request, f"games/table.html#{fragment}", context, status=status)
-    messages.error(request, text)
-    context = _table_context(request, table, **extra)
-    return render(request, "games/table.html", context, status=status)
+    return htmx.act(
+        request,
+        _page(request, table, fragment),
+        lambda data: call(table, data),
+        success,
+        refusal=ServiceError,
+        form_class=form_class,
+    )
 
 
 def _board_answer(
@@ -514,12 +504,6 @@ def _watchable_table(request: HttpRequest, table_id: int) -> Table:
 
 def _same_token(expected: str, given: str) -> bool:
     return secrets.compare_digest(expected.encode(), given.encode())
-
-
-def _first_error(form) -> str:
-    for errors in form.errors.values():
-        return str(errors[0])
-    return _("Requête invalide.")
 
 
 def _join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:

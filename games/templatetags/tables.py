@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.models import TEAM_CHOICES
 from games.tables.board import Board, Card, SeatShown
-from games.tables.forms import PRESET_LABELS, option_changes
+from games.tables.catalogue import PRESET_LABELS, option_changes
 from games.tables.memo import Memo
 
 register = template.Library()
@@ -155,7 +155,7 @@ def preset_label(preset: str) -> str:
 
 @register.filter
 def rule_changes(options: dict) -> list[str]:
-    """A table's or a tournament's options, in words (games.tables.forms.option_changes)."""
+    """A table's or a tournament's options, in words (games.tables.catalogue.option_changes)."""
     return option_changes(options) if isinstance(options, dict) else []
 
 

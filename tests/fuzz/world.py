@@ -33,10 +33,10 @@ from accounts import vacations
 from accounts.clubs import service as clubs
 from accounts.models import Club, ClubInvitation, ClubRole, JoinRequest, Membership, User
 from accounts.unsubscribe import unsubscribe_token
-from games import tournaments
 from games.models import Pace, Table, Tournament
 from games.tables import lobby, service
 from games.timing import sweep as timing
+from games.tournaments import service as tournaments
 from tests.factories import fixed_deck, make_user, play_to_the_end
 from tests.table_page.helpers import finish_hand, take_at_once
 

@@ -71,6 +71,8 @@ def run_tasks() -> int:
 def queued(name: str) -> list[DBTaskResult]:
     return list(
         DBTaskResult.objects.filter(
-            task_path=f"games.notifications.{name}", status=TaskResultStatus.READY
+            task_path__startswith="games.notifications.",
+            task_path__endswith=f".{name}",
+            status=TaskResultStatus.READY,
         )
     )

@@ -14,11 +14,11 @@ from collections import defaultdict
 from django.db.models import Q
 
 from accounts.models import Club, Membership
-from games import tournaments
 from games.bots import choose_action
 from games.models import Pace, Table, Tournament, TournamentMatch, TournamentTeam
 from games.tables import service
 from games.tables.selectors import hand_state
+from games.tournaments import service as tournaments
 from tests.factories import make_user
 
 FAST = {"target": 500}

@@ -16,9 +16,9 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
 from django.urls import reverse
 
-from games import tournaments
 from games.admin import TournamentAdmin
 from games.models import Table, Tournament, TournamentMatch
+from games.tournaments import service as tournaments
 from tests.factories import make_user
 from tests.tables.helpers import client_for
 from tests.tournaments.helpers import (

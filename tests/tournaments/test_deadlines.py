@@ -16,13 +16,13 @@ import pytest
 from django.core.management import call_command
 from django.urls import reverse
 
-from games import tournaments
 from games.bots import choose_action
 from games.models import Action, Table, TimeoutPolicy, Tournament, TournamentMatch
 from games.tables import lobby, service
 from games.tables.selectors import hand_state
 from games.tables.service import ServiceError
 from games.tables.verification import verify_table
+from games.tournaments import service as tournaments
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after
 from tests.tournaments.helpers import matches_of, play_table, started

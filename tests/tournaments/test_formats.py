@@ -12,9 +12,9 @@ import itertools
 
 import pytest
 
-from games import tournaments
 from games.models import Table, Tournament, TournamentMatch
-from games.tournament_selectors import tournament_standings
+from games.tournaments import service as tournaments
+from games.tournaments.selectors import tournament_standings
 from tests.tournaments.helpers import expected_standings, matches_of, play_tournament, started
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Tournament, TournamentTeam
-from games.tournament_selectors import tournament_standings
+from games.tournaments.selectors import tournament_standings
 from tests.tables.helpers import client_for, htmx_post
 from tests.tournaments.helpers import matches_of, play_tournament, register_pairs, started
 
@@ -234,7 +234,7 @@ def test_the_forms_are_post_only_with_a_csrf_token(swiss, players):
 
 
 def test_registration_is_closed_once_started(swiss, players, organiser):
-    from games import tournaments
+    from games.tournaments import service as tournaments
 
     register_pairs(swiss, players[:6])
     tournaments.start(tournament=swiss, by=organiser)

@@ -1,4 +1,5 @@
-"""games/pairing.py: round robin, Swiss and knockout pairings, and the standings.
+"""games/tournaments/formats/: round robin, Swiss and knockout pairings; and the standings
+(games/tournaments/pairing.py).
 
 The Swiss promises are checked against a brute force: every way to pair a round (and,
 with an odd number of teams, every bye) is enumerated for up to ten teams. For larger
@@ -15,17 +16,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.pairing import (
-    Match,
-    Team,
+from games.tournaments.formats.knockout import (
     bracket_seeds,
     knockout_first_round,
     knockout_next_round,
     knockout_round_count,
-    round_robin_schedule,
-    standings,
-    swiss_pairs,
 )
+from games.tournaments.formats.round_robin import round_robin_schedule
+from games.tournaments.formats.swiss import swiss_pairs
+from games.tournaments.pairing import Match, Team, standings
 
 # ---------------------------------------------------------------------------------------
 # Helpers
@@ -196,7 +195,7 @@ def test_swiss_never_repeats_when_a_repeat_free_round_exists(case):
 @given(random_history)
 def test_swiss_bye_goes_to_a_team_without_one_while_possible(case):
     """Among the teams whose bye leaves a repeat-free round, the lowest-ranked without a
-    bye gets it (the repeat-free round comes first, see games/pairing.py)."""
+    bye gets it (the repeat-free round comes first, see games/tournaments/pairing.py)."""
     count, rounds, rng = case
     if count % 2 == 0:
         count += 1

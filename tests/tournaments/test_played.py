@@ -14,7 +14,7 @@ from django.urls import reverse
 from games.models import Pace, Table, Tournament
 from games.rules import PRESETS
 from games.tables.verification import verify_table
-from games.tournament_selectors import tournament_standings
+from games.tournaments.selectors import tournament_standings
 from tests.tables.helpers import client_for
 from tests.tournaments.helpers import (
     expected_standings,

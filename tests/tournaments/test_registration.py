@@ -9,9 +9,9 @@ import datetime
 import pytest
 from django.db import IntegrityError, transaction
 
-from games import tournaments
 from games.models import Table, Tournament, TournamentMatch, TournamentTeam
 from games.tables.service import ServiceError
+from games.tournaments import service as tournaments
 from tests.factories import make_user
 from tests.tournaments.helpers import (
     join,

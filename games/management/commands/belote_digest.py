@@ -3,7 +3,7 @@ tables waiting for their move (those they do not have open), at most once per da
 (however often this runs).
 
 The worker's periodic sweep sends it by itself once DIGEST_HOUR has passed (8 by default,
-games/notifications.py); this command is for a site without a worker, or to send it at
+games/notifications/); this command is for a site without a worker, or to send it at
 once. A cron line calling it is harmless: the second run of a day sends nothing more.
 """
 

@@ -6,15 +6,15 @@ games.tournaments.sweep_round_deadlines); running it again does nothing more.
 ``belote_sweep --schedule`` enqueues the periodic ``sweep_task`` instead, which the
 worker (belote_worker) runs every SWEEP_SECONDS (it re-enqueues itself, once, even when one of
 its steps fails), which closes the overdue tournament rounds too and queues the day's
-digest after DIGEST_HOUR (games/notifications.py; ``belote_digest`` sends it by hand).
+digest after DIGEST_HOUR (games/notifications/; ``belote_digest`` sends it by hand).
 Each sweep queues the next before it works, so a worker killed mid-sweep leaves it
 behind; a sweep row left RUNNING by a dead worker never counts as scheduled.
 """
 
 from django.core.management.base import BaseCommand
 
-from games import tournaments
 from games.timing import sweep as timing
+from games.tournaments import service as tournaments
 
 
 class Command(BaseCommand):

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import tournament_views
+from games.tournaments import views as tournament_views
 
 app_name = "tournaments"
 

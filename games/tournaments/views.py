@@ -1,8 +1,8 @@
 """Tournament pages: the tournament (rules, teams and registration, rounds, standings),
 its bracket or round-by-round grid, and the registration forms (POST only).
 
-Views only parse, call ``games.tournaments`` and render (reads in
-games/tournament_selectors.py). Any logged-in user sees a tournament, as the club page
+Views only parse, call ``games.tournaments.service`` and render (reads in
+games/tournaments/selectors.py). Any logged-in user sees a tournament, as the club page
 lists it for anyone; only the club's members register. The registration forms work as
 plain POSTs (redirect with a message) and with htmx, which gets the page's
 ``#registration`` fragment back with a notice; a refused request answers its status
@@ -11,21 +11,22 @@ plain POSTs (redirect with a message) and with htmx, which gets the page's
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.clubs.service import manages
-from games import tournaments
+from belote_site import htmx
 from games.models import Tournament
 from games.tables.service import ServiceError
-from games.tournament_forms import RegisterForm
-from games.tournament_selectors import (
+from games.tournaments import service as tournaments
+from games.tournaments.forms import RegisterForm
+from games.tournaments.guards import is_member
+from games.tournaments.selectors import (
     current_round,
-    is_member,
     knockout_bracket,
     openable_tables,
     round_grid,
@@ -51,7 +52,7 @@ def tournament_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse
     tournament = _tournament(tournament_id)
     context = {
         "tournament": tournament,
-        "knockout": tournament.format == Tournament.Format.KNOCKOUT,
+        "knockout": tournament.formula.bracket,
         "table_ids": openable_tables(request.user, tournament),
     }
     if context["knockout"]:
@@ -65,9 +66,10 @@ def tournament_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse
 @require_POST
 def tournament_register(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament = _tournament(tournament_id)
+    page = _page(request, tournament)
     form = RegisterForm(request.POST)
     if not form.is_valid():
-        return _refused(request, tournament, _first_error(form), 422, form=form)
+        return htmx.refused(request, page, htmx.first_error(form), 422, form=form)
     try:
         team = tournaments.register(
             tournament=tournament,
@@ -76,12 +78,12 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
             name=form.cleaned_data["name"],
         )
     except ServiceError as refused:
-        return _refused(request, tournament, refused.message, refused.status, form=form)
+        return htmx.refused(request, page, refused.message, refused.status, form=form)
     if team.complete:
         done = _("Votre équipe est inscrite : %(team)s.") % {"team": team}
     else:
         done = _("Vous êtes inscrit seul : l'organisateur vous donnera un partenaire.")
-    return _done(request, tournament, done)
+    return htmx.done(request, page, done)
 
 
 @login_required
@@ -91,8 +93,8 @@ def tournament_withdraw(request: HttpRequest, tournament_id: int) -> HttpRespons
     try:
         tournaments.withdraw(tournament=tournament, user=request.user)
     except ServiceError as refused:
-        return _refused(request, tournament, refused.message, refused.status)
-    return _done(request, tournament, _("Votre équipe est retirée du tournoi."))
+        return htmx.refused(request, _page(request, tournament), refused.message, refused.status)
+    return htmx.done(request, _page(request, tournament), _("Votre équipe est retirée du tournoi."))
 
 
 # ---------------------------------------------------------------------------------------
@@ -109,6 +111,7 @@ def _detail_context(request: HttpRequest, tournament: Tournament, **extra) -> di
     context = {
         "tournament": tournament,
         "rules": tournament.rules,
+        "formula_text": tournament.formula.describe(tournament.rounds),
         "teams": teams_of(tournament),
         "my_team": tournaments.team_of(tournament, user),
         "is_member": is_member(user, tournament),
@@ -125,30 +128,11 @@ def _detail_context(request: HttpRequest, tournament: Tournament, **extra) -> di
     return context
 
 
-def _done(request: HttpRequest, tournament: Tournament, text: str) -> HttpResponse:
-    if request.htmx:
-        notice = {"level": "success", "text": text}
-        context = _detail_context(request, tournament, notice=notice)
-        return render(request, f"{DETAIL}#registration", context)
-    messages.success(request, text)
-    return redirect("tournaments:detail", tournament.pk)
-
-
-def _refused(
-    request: HttpRequest, tournament: Tournament, text: str, status: int, **extra
-) -> HttpResponse:
-    """The page as it is (nothing changed), with why the request was refused."""
-    if status == 404:
-        raise Http404
-    if request.htmx:
-        notice = {"level": "error", "text": text}
-        context = _detail_context(request, tournament, notice=notice, **extra)
-        return render(request, f"{DETAIL}#registration", context, status=status)
-    messages.error(request, text)
-    return render(request, DETAIL, _detail_context(request, tournament, **extra), status=status)
-
-
-def _first_error(form) -> str:
-    for errors in form.errors.values():
-        return errors[0]
-    return _("Requête invalide.")
+def _page(request: HttpRequest, tournament: Tournament) -> htmx.Page:
+    """The tournament's page as a registration form's answer (its ``#registration``)."""
+    return htmx.Page(
+        DETAIL,
+        "registration",
+        lambda **extra: _detail_context(request, tournament, **extra),
+        reverse("tournaments:detail", args=[tournament.pk]),
+    )

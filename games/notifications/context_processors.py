@@ -13,7 +13,7 @@ def notifications(request: HttpRequest) -> dict:
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
         return {}
-    from games.notifications import unread_count
+    from games.notifications.service import unread_count
 
     @cache
     def unread() -> int:

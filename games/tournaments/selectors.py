@@ -15,17 +15,13 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from accounts.clubs.service import membership_of
-from games import pairing
 from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 from games.tables.selectors import visible_tables
-from games.tournaments import history, planned_rounds
+from games.tournaments import pairing
+from games.tournaments.formats.knockout import bracket_size, knockout_round_count
+from games.tournaments.service import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones
-
-
-def is_member(user, tournament: Tournament) -> bool:
-    return membership_of(user, tournament.club) is not None
 
 
 def teams_of(tournament: Tournament) -> list[TournamentTeam]:
@@ -43,7 +39,7 @@ class StandingRow:
 
 
 def tournament_standings(tournament: Tournament) -> list[StandingRow]:
-    """The teams best first, by the rules of games/pairing.py (``standings``)."""
+    """The teams best first, by the rules of games/tournaments/pairing.py (``standings``)."""
     teams = {team.pk: team for team in teams_of(tournament)}
     entrants = [pairing.Team(pk, team.seed or UNSEEDED) for pk, team in teams.items()]
     return [
@@ -68,18 +64,8 @@ class RoundView:
 
 
 def round_label(tournament: Tournament, number: int, total: int) -> str:
-    """ "Ronde 2"; in a knockout the last rounds by their names ("Finale", ...)."""
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        left = total - number  # rounds still to come after this one
-        names = {
-            0: _("Finale"),
-            1: _("Demi-finales"),
-            2: _("Quarts de finale"),
-            3: _("Huitièmes de finale"),
-        }
-        if left in names:
-            return str(names[left])
-    return _("Ronde %(n)s") % {"n": number}
+    """ "Ronde 2", or the round's own name in its format ("Finale", ...)."""
+    return tournament.formula.round_name(number, total) or _("Ronde %(n)s") % {"n": number}
 
 
 def total_rounds(tournament: Tournament) -> int:
@@ -145,8 +131,8 @@ class BracketColumn:
 def knockout_bracket(tournament: Tournament) -> list[BracketColumn]:
     """The bracket as columns, one a round, every slot shown (empty ones still to come)."""
     count = tournament.teams.count()
-    size = pairing.bracket_size(max(count, 2))
-    total = pairing.knockout_round_count(max(count, 2))
+    size = bracket_size(max(count, 2))
+    total = knockout_round_count(max(count, 2))
     by_round = {view.round.number: view for view in rounds_of(tournament)}
     columns = []
     for number in range(1, total + 1):

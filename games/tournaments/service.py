@@ -3,8 +3,11 @@
 The only write path of tournament rows, a sibling of ``games.tables.service`` with the same
 discipline: keyword-only functions, one transaction each, the tournament row locked
 (``select_for_update``), ``ServiceError`` (a code, a French message, an HTTP status)
-for anything refused, and then nothing is written. Pairing itself is pure
-(games/pairing.py); here rows become pairs and pairs become matches and tables.
+for anything refused, and then nothing is written. Pairing itself is pure, each format
+in its module (games/tournaments/formats/); here rows become pairs and pairs become
+matches and tables. What happens before the start (registering, withdrawing, pairing the
+players alone, seeding) is in games/tournaments/registration.py, and re-exported here:
+callers use this module for the whole write path.
 
 - **Who.** Only the club's members register, as a pair (the partner, named by username,
   must be a member too and not registered yet) or alone; either player of a team may
@@ -41,17 +44,13 @@ from __future__ import annotations
 
 import datetime
 import logging
-import random
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.clubs.service import manages, membership_of
-from accounts.models import user_named
-from games import pairing
+from accounts.clubs.service import manages
 from games.models import (
     ASYNC_MOVE_SECONDS,
     LIVE_MOVE_SECONDS,
@@ -68,11 +67,22 @@ from games.models import (
 from games.rules import InvalidOptions, rules_for
 from games.tables import service
 from games.tables.service import ServiceError
+from games.tournaments import pairing
+from games.tournaments.formats import format_of
+from games.tournaments.formats.base import matches_of
+from games.tournaments.guards import lock_tournament, not_organiser, organised, team_of
+from games.tournaments.registration import (
+    TEAM_NAME_LENGTH,
+    PairingReport,
+    pair_singles,
+    register,
+    set_seeds,
+    withdraw,
+)
 
 logger = logging.getLogger(__name__)
 
 MIN_TEAMS = 2
-TEAM_NAME_LENGTH = TournamentTeam._meta.get_field("name").max_length
 NORTH, EAST, SOUTH, WEST = range(4)
 
 
@@ -82,127 +92,10 @@ class StartReport:
     removed: list[str]  # the players still alone, removed at the start
 
 
-@dataclass(frozen=True)
-class PairingReport:
-    pairs: int  # teams completed
-    left_alone: str | None  # the odd player out, if any
-
-
-# ---------------------------------------------------------------------------------------
-# Registration (the club's members)
-
-
-@transaction.atomic
-def register(
-    *, tournament: Tournament, user, partner_username: str = "", name: str = ""
-) -> TournamentTeam:
-    """Register ``user`` with the partner named ``partner_username``, or alone."""
-    tournament = _lock(tournament.pk)
-    _check_registration_open(tournament)
-    if not _is_member(user, tournament):
-        raise ServiceError(
-            "not_member",
-            _("Seuls les membres du club %(club)s peuvent s'inscrire.") % {"club": tournament.club},
-            403,
-        )
-    if team_of(tournament, user) is not None:
-        raise ServiceError("already_registered", _("Vous êtes déjà inscrit à ce tournoi."), 409)
-    name = (name or "").strip()
-    if len(name) > TEAM_NAME_LENGTH:
-        raise ServiceError(
-            "bad_team_name",
-            _("Le nom d'équipe ne doit pas dépasser %(n)s caractères.") % {"n": TEAM_NAME_LENGTH},
-        )
-    partner = _partner(tournament, user, (partner_username or "").strip())
-    return TournamentTeam.objects.create(
-        tournament=tournament, player_one=user, player_two=partner, name=name
-    )
-
-
-@transaction.atomic
-def withdraw(*, tournament: Tournament, user) -> None:
-    """Either player withdraws their team (both players) before the start."""
-    tournament = _lock(tournament.pk)
-    team = team_of(tournament, user)
-    if team is None:
-        raise ServiceError("not_registered", _("Vous n'êtes pas inscrit à ce tournoi."), 409)
-    _check_registration_open(tournament)
-    team.delete()
-
-
-def _partner(tournament: Tournament, user, username: str):
-    if not username:
-        return None
-    partner = user_named(username)
-    if partner is None:
-        raise ServiceError(
-            "unknown_user", _("Aucun joueur ne s'appelle « %(name)s ».") % {"name": username}
-        )
-    if partner.pk == user.pk:
-        raise ServiceError("self_partner", _("Choisissez un partenaire autre que vous-même."))
-    if not _is_member(partner, tournament):
-        raise ServiceError(
-            "partner_not_member",
-            _("%(name)s n'est pas membre du club %(club)s.")
-            % {"name": partner, "club": tournament.club},
-        )
-    if team_of(tournament, partner) is not None:
-        raise ServiceError(
-            "partner_registered",
-            _("%(name)s est déjà inscrit à ce tournoi.") % {"name": partner},
-            409,
-        )
-    return partner
-
-
-# ---------------------------------------------------------------------------------------
-# The organisers
-
-
-@transaction.atomic
-def pair_singles(*, tournament: Tournament, by, seed: int | None = None) -> PairingReport:
-    """Give the players registered alone a partner: two by two in registration order,
-    or in an order shuffled by ``seed`` (the same seed, the same pairs)."""
-    tournament = _organised(tournament, by)
-    _check_registration_open(tournament)
-    singles = list(
-        tournament.teams.filter(player_two__isnull=True)
-        .select_related("player_one")
-        .order_by("registered_at", "pk")
-    )
-    if len(singles) < 2:
-        raise ServiceError(
-            "no_singles", _("Il n'y a pas deux joueurs inscrits seuls à apparier."), 409
-        )
-    if seed is not None:
-        random.Random(seed).shuffle(singles)
-    pairs = len(singles) // 2
-    for first, second in zip(singles[0::2], singles[1::2], strict=False):
-        partner = second.player_one
-        second.delete()
-        first.player_two = partner
-        first.save(update_fields=["player_two"])
-    left = singles[-1] if len(singles) % 2 else None
-    return PairingReport(pairs=pairs, left_alone=None if left is None else str(left.player_one))
-
-
-@transaction.atomic
-def set_seeds(*, tournament: Tournament, by, order: list[int]) -> None:
-    """Seed the teams in ``order`` (team ids, the strongest first) before the start."""
-    tournament = _organised(tournament, by)
-    _check_registration_open(tournament)
-    teams = {team.pk: team for team in tournament.teams.all()}
-    if sorted(order) != sorted(teams):
-        raise ServiceError("bad_seeds", _("Donnez un ordre qui contient chaque équipe une fois."))
-    for seed, pk in enumerate(order, start=1):
-        teams[pk].seed = seed
-    TournamentTeam.objects.bulk_update(teams.values(), ["seed"])
-
-
 @transaction.atomic
 def start(*, tournament: Tournament, by) -> StartReport:
     """Close the registrations, seed the teams, pair the first round and open its tables."""
-    tournament = _organised(tournament, by)
+    tournament = organised(tournament, by)
     if tournament.status != Tournament.Status.REGISTRATION:
         raise ServiceError("already_started", _("Le tournoi a déjà commencé."), 409)
     teams = list(tournament.teams.filter(player_two__isnull=False))
@@ -227,7 +120,7 @@ def close_round(*, tournament: Tournament, by) -> TournamentRound:
     """The organiser ends the current round now: its unfinished matches are decided by
     forfeit (the rule of the module docstring) and the next round is paired."""
     if not manages(by, tournament.club):
-        raise _not_organiser(tournament)
+        raise not_organiser(tournament)
     current = (
         TournamentRound.objects.filter(tournament=tournament, finished_at__isnull=True)
         .order_by("-number")
@@ -251,14 +144,9 @@ def _check_settings(tournament: Tournament, teams: int) -> None:
     low, high = LIVE_MOVE_SECONDS if tournament.pace == Pace.LIVE else ASYNC_MOVE_SECONDS
     if not low <= tournament.move_seconds <= high:
         raise ServiceError("bad_move_time", _("Ce temps par coup n'est pas permis pour ce rythme."))
-    if tournament.format == Tournament.Format.SWISS:
-        most = max_swiss_rounds(teams)
-        if not tournament.rounds or not 1 <= tournament.rounds <= most:
-            raise ServiceError(
-                "bad_rounds",
-                _("Un système suisse à %(teams)s équipes se joue en 1 à %(most)s rondes.")
-                % {"teams": teams, "most": most},
-            )
+    refusal = format_of(tournament.format).rounds_refusal(teams, tournament.rounds)
+    if refusal is not None:
+        raise ServiceError("bad_rounds", refusal)
 
 
 def round_hours_refusal() -> str:
@@ -267,11 +155,6 @@ def round_hours_refusal() -> str:
         "days": ROUND_HOURS[1] // 24,
         "hours": ROUND_HOURS[1],
     }
-
-
-def max_swiss_rounds(teams: int) -> int:
-    """As many rounds as a round robin of as many teams: beyond, a repeat is certain."""
-    return teams - 1 if teams % 2 == 0 else teams
 
 
 def _renumber_seeds(teams: list[TournamentTeam]) -> None:
@@ -289,11 +172,7 @@ def _renumber_seeds(teams: list[TournamentTeam]) -> None:
 
 def planned_rounds(tournament: Tournament, teams: int) -> int:
     """How many rounds the tournament takes with ``teams`` teams."""
-    if tournament.format == Tournament.Format.SWISS:
-        return tournament.rounds or 0
-    if tournament.format == Tournament.Format.KNOCKOUT:
-        return pairing.knockout_round_count(teams)
-    return len(pairing.round_robin_schedule(list(range(teams))))
+    return format_of(tournament.format).planned_rounds(teams, tournament.rounds)
 
 
 def _next_pairs(tournament: Tournament, number: int) -> list[pairing.Pair] | None:
@@ -301,31 +180,26 @@ def _next_pairs(tournament: Tournament, number: int) -> list[pairing.Pair] | Non
     teams = list(tournament.teams.order_by("seed", "pk"))
     if number > planned_rounds(tournament, len(teams)):
         return None
-    ids = [team.pk for team in teams]
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        return pairing.round_robin_schedule(ids)[number - 1]
-    if tournament.format == Tournament.Format.SWISS:
-        entrants = [pairing.Team(team.pk, team.seed) for team in teams]
-        return pairing.swiss_pairs(entrants, history(tournament))
-    if number == 1:
-        return pairing.knockout_first_round(ids)
-    winners = list(
-        TournamentMatch.objects.filter(round__tournament=tournament, round__number=number - 1)
-        .order_by("position")
-        .values_list("winner_id", flat=True)
-    )
-    return pairing.knockout_next_round(winners) if len(winners) > 1 else None
+    entrants = [pairing.Team(team.pk, team.seed) for team in teams]
+    return format_of(tournament.format).pairs(number, entrants, played(tournament))
 
 
-def history(tournament: Tournament) -> list[pairing.Match]:
-    """Every match of the tournament so far, as games.pairing reads them."""
+def played(tournament: Tournament) -> dict[int, list[pairing.Match]]:
+    """Every match of the tournament so far by round number, as the formats read them."""
     rows = TournamentMatch.objects.filter(round__tournament=tournament).order_by(
         "round__number", "position"
     )
-    return [
-        pairing.Match(m.team_one_id, m.team_two_id, m.winner_id, m.score_one, m.score_two)
-        for m in rows
-    ]
+    rounds: dict[int, list[pairing.Match]] = {}
+    for m in rows.values_list(
+        "round__number", "team_one_id", "team_two_id", "winner_id", "score_one", "score_two"
+    ):
+        rounds.setdefault(m[0], []).append(pairing.Match(*m[1:]))
+    return rounds
+
+
+def history(tournament: Tournament) -> list[pairing.Match]:
+    """Every match of the tournament so far, round after round (for the standings)."""
+    return matches_of(played(tournament))
 
 
 def _open_round(
@@ -407,7 +281,7 @@ def game_finished(game: Game) -> None:
     tournament_id = TournamentRound.objects.values_list("tournament_id", flat=True).get(
         pk=match.round_id
     )
-    tournament = _lock(tournament_id)
+    tournament = lock_tournament(tournament_id)
     match = TournamentMatch.objects.select_related("round").get(pk=match.pk)
     if match.finished or game.winner is None:
         return
@@ -464,7 +338,7 @@ def _close_round(
         )
         tables = {pk: service._lock(pk) for pk in table_ids}  # tables first, then the tournament
         round_ = TournamentRound.objects.get(pk=round_id)
-        tournament = _lock(round_.tournament_id)
+        tournament = lock_tournament(round_.tournament_id)
         round_.refresh_from_db()
         if round_.finished_at is not None or tournament.status != Tournament.Status.RUNNING:
             return None
@@ -501,58 +375,9 @@ def forfeit_winner(match: TournamentMatch, table: Table | None) -> tuple[int, tu
     return (0 if better_one else 1), scores
 
 
-# ---------------------------------------------------------------------------------------
-# Helpers
-
-
-def _lock(tournament_id: int) -> Tournament:
-    try:
-        return (
-            Tournament.objects.select_for_update(of=("self",))
-            .select_related("club")
-            .get(pk=tournament_id)
-        )
-    except Tournament.DoesNotExist as error:
-        raise ServiceError("no_tournament", _("Ce tournoi n'existe pas."), 404) from error
-
-
-def _organised(tournament: Tournament, by) -> Tournament:
-    """The locked tournament, if ``by`` runs its club."""
-    tournament = _lock(tournament.pk)
-    if not manages(by, tournament.club):
-        raise _not_organiser(tournament)
-    return tournament
-
-
-def _not_organiser(tournament: Tournament) -> ServiceError:
-    return ServiceError(
-        "not_organiser",
-        _("Seuls les organisateurs du club %(club)s peuvent faire cela.")
-        % {"club": tournament.club},
-        403,
-    )
-
-
-def _check_registration_open(tournament: Tournament) -> None:
-    if tournament.status != Tournament.Status.REGISTRATION:
-        raise ServiceError(
-            "registration_closed", _("Les inscriptions à ce tournoi sont closes."), 409
-        )
-
-
-def _is_member(user, tournament: Tournament) -> bool:
-    return membership_of(user, tournament.club) is not None
-
-
-def team_of(tournament: Tournament, user) -> TournamentTeam | None:
-    """The user's team in the tournament, as player one or two."""
-    if not getattr(user, "is_authenticated", False):
-        return None
-    teams = tournament.teams.select_related("player_one", "player_two")
-    return teams.filter(Q(player_one=user) | Q(player_two=user)).first()
-
-
 __all__ = [
+    "TEAM_NAME_LENGTH",
+    "PairingReport",
     "close_round",
     "game_finished",
     "pair_singles",

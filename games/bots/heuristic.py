@@ -1,7 +1,7 @@
 """Bots: the action a computer player takes for the seat to act.
 
 The one rule of this module: **a bot knows what its seat may know, nothing more.**
-``choose_action`` reads the hand through ``view(state, state.turn)``, the same filtered
+A bot reads the hand through ``view(state, state.turn)``, the same filtered
 view a human player gets (own cards, bids, the turned card, the cards on the table and in
 finished tricks, belote calls, declared announces, other hands as card counts), plus the
 table's rules, which are public. ``knowledge_of`` turns that view into a ``Knowledge``
@@ -9,15 +9,12 @@ and every decision helper takes a ``Knowledge`` only: no helper receives the sta
 none can read another seat's cards or the deck. The ``random`` level picks among
 ``legal_actions(state)``, which depends on the acting seat's own cards only.
 
-Levels (``BOT_LEVELS``):
-
-- ``random``: a uniformly random legal action.
-- ``heuristic``: rule-based bidding (count the trump jack and nine with their support,
-  the turned card included; cover in SA with aces and tens, in TA with jacks and nines)
-  and card play (card counting for master cards, throwing points on a partner's sure
-  trick, small cards otherwise, the taker's team drawing trumps while it holds most of
-  them, leads that avoid the opponents' cuts). It is deterministic: same view, same
-  action.
+The levels (``random`` and this heuristic player) are listed in games/bots/levels.py.
+The heuristic player does rule-based bidding (count the trump jack and nine with their
+support, the turned card included; cover in SA with aces and tens, in TA with jacks and
+nines) and card play (card counting for master cards, throwing points on a partner's sure
+trick, small cards otherwise, the taker's team drawing trumps while it holds most of them,
+leads that avoid the opponents' cuts). It is deterministic: same view, same action.
 
 The engine tables (``POINTS``, ``KEY``, ``STRONGER``, ``SUIT_MASK``) do the card
 arithmetic, and the legal actions come from the engine: a bot only ranks them.
@@ -25,10 +22,9 @@ arithmetic, and the legal actions come from the engine: a bot only ranks them.
 
 from __future__ import annotations
 
-import random
 from typing import Any, NamedTuple
 
-from games.rules import Action, HandState, Rules, card_of, legal_actions, view
+from games.rules import Action, HandState, Rules, card_of, view
 from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, PLAY_, REDEAL, TAKE, TAKE_, TAKE_MODE
 from games.rules.cards import (
     ACE,
@@ -52,18 +48,7 @@ from games.rules.cards import (
 )
 from games.rules.hand import PLAYING
 
-BOT_LEVELS = ("random", "heuristic")
-
-__all__ = ["BOT_LEVELS", "Knowledge", "choose_action", "knowledge_of", "read_view"]
-
-
-def choose_action(state: HandState, level: str, rng: random.Random) -> Action:
-    """The action of the seat to act (``state.turn``) at this bot level."""
-    if level == "random":
-        return rng.choice(legal_actions(state))
-    if level == "heuristic":
-        return heuristic_action(knowledge_of(state))
-    raise ValueError(f"unknown bot level {level!r}; expected one of {BOT_LEVELS}")
+__all__ = ["Knowledge", "heuristic_action", "knowledge_of", "read_view"]
 
 
 # ---------------------------------------------------------------------------------------

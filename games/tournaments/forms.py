@@ -3,7 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from games.tournaments import TEAM_NAME_LENGTH
+from games.tournaments.registration import TEAM_NAME_LENGTH
 
 
 class RegisterForm(forms.Form):

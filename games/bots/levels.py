@@ -1,0 +1,57 @@
+"""The bot levels, one list: the model's choices (``games.models.BotLevel``), the forms'
+choices and the worker's ``choose_action`` all read ``LEVELS``.
+
+A level is a name (stored in ``Table.bot_level`` and ``Seat.bot_level``), a French label
+(translated where it is shown) and its ``act(state, rng)``: the action of the seat to act,
+``state.turn``. Every level keeps the rule of games/bots/heuristic.py: it knows what the
+seat may know, through ``view`` (``knowledge_of``) or ``legal_actions``.
+
+- ``random``: a uniformly random legal action (depends on the acting seat's cards only).
+- ``heuristic``: the rule-based player of games/bots/heuristic.py; deterministic.
+
+The bots import the engine only, not Django: the labels are marked for translation here
+(the engine's ``gettext_noop``, read by ``makemessages``) and translated by the model's choices.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from games.bots.heuristic import heuristic_action, knowledge_of
+from games.rules import Action, HandState, legal_actions
+from games.rules.actions import gettext_noop
+
+__all__ = ["BOT_LEVELS", "LEVELS", "Level", "choose_action"]
+
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    label: str  # French; the models translate it
+    act: Callable[[HandState, random.Random], Action]
+
+
+def random_action(state: HandState, rng: random.Random) -> Action:
+    return rng.choice(legal_actions(state))
+
+
+def heuristic(state: HandState, rng: random.Random) -> Action:
+    return heuristic_action(knowledge_of(state))
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("random", gettext_noop("Débutant (aléatoire)"), random_action),
+    Level("heuristic", gettext_noop("Confirmé"), heuristic),
+)
+BOT_LEVELS = tuple(level.name for level in LEVELS)
+_BY_NAME = {level.name: level for level in LEVELS}
+
+
+def choose_action(state: HandState, level: str, rng: random.Random) -> Action:
+    """The action of the seat to act (``state.turn``) at this bot level."""
+    try:
+        return _BY_NAME[level].act(state, rng)
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r}; expected one of {BOT_LEVELS}") from None
