@@ -412,8 +412,8 @@ class Action(models.Model):
         return f"#{self.seq} {self.payload.get('action', self.kind)}"
 
     def save(self, *args, **kwargs) -> None:
-        """Written once (games.tables.service ``_log``), never changed: the hands are replayed
-        from this log. Deleting a user still clears ``actor`` (a query, not this), and
+        """Written once (``games.tables.service.append_action``), never changed: the hands
+        are replayed from this log. Deleting a user still clears ``actor`` (a query, not this), and
         deleting a table still takes its log with it."""
         if not self._state.adding:
             raise ValueError("the action log is append-only: an action is never changed")

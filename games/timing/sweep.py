@@ -148,7 +148,7 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
     """A stand-in bot for the live table's player to act, gone for the grace period."""
     now = timezone.now()
     with transaction.atomic():
-        table = service._lock(table_id)
+        table = service.lock_table(table_id)
         if (
             table.version != version
             or table.status != Table.Status.PLAYING
@@ -176,19 +176,19 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
         seat.stand_in = True
         seat.save(update_fields=["stand_in"])
         payload = {"seat": seat.position}
-        table.version = service._log(
+        table.version = service.append_action(
             table, None, None, "stand_in", payload, seat=seat.position, source=Action.Source.SYSTEM
         )
         table.deadline = None
         table.save(update_fields=["version", "deadline", "updated_at"])
-        service._follow_up(table.pk, table.version, True, clock=table)
+        service.follow_up(table.pk, table.version, True, clock=table)
     return service.Outcome(table.version, True)
 
 
 def take_back_seat(*, table_id: int, user) -> service.Outcome:
     """The player is back: their stand-in stops and their clock starts again."""
     with transaction.atomic():
-        table = service._lock(table_id)
+        table = service.lock_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
             raise service.ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
@@ -197,10 +197,12 @@ def take_back_seat(*, table_id: int, user) -> service.Outcome:
         seat.stand_in = False
         seat.save(update_fields=["stand_in"])
         payload = {"seat": seat.position}
-        table.version = service._log(table, None, user, "take_back", payload, seat=seat.position)
+        table.version = service.append_action(
+            table, None, user, "take_back", payload, seat=seat.position
+        )
         table.deadline = turn_deadline(table, list(table.seats.all()))
         table.save(update_fields=["version", "deadline", "updated_at"])
-        service._follow_up(table.pk, table.version, False, clock=table)
+        service.follow_up(table.pk, table.version, False, clock=table)
     return service.Outcome(table.version, True)
 
 
@@ -231,14 +233,14 @@ def reschedule_user(
     more (what a cancelled vacation already paused). ``before`` (``turn_clocks`` taken
     before the change): a turn whose stored deadline is later than its vacations alone
     gave keeps that extra time, which an earlier cancellation paused and no row records.
-    The service's follow-ups (``_follow_up``) then queue the expiry and, at an
+    The service's follow-ups (``follow_up``) then queue the expiry and, at an
     asynchronous table, run the turn notification again, which queues the reminder of
     the new deadline.
     """
     changed = 0
     for table_id in [table.pk for table in _turns_of(user_id)]:
         with transaction.atomic():
-            table = service._lock(table_id)
+            table = service.lock_table(table_id)
             seats = list(table.seats.all())
             to_act = next((s for s in seats if s.position == table.turn), None)
             if table.deadline is None or to_act is None or to_act.user_id != user_id:
@@ -254,7 +256,7 @@ def reschedule_user(
                 continue
             table.deadline = deadline
             table.save(update_fields=["deadline"])
-            service._follow_up(table.pk, table.version, False, clock=table)
+            service.follow_up(table.pk, table.version, False, clock=table)
             changed += 1
     return changed
 
