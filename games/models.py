@@ -303,6 +303,13 @@ class Game(models.Model):
     def scores(self) -> tuple[int, int]:
         return (self.score_ns, self.score_ew)
 
+    def result_for(self, position: int | None) -> str | None:
+        """ "won" or "lost" for the player at seat ``position`` once the game is over; None
+        while it goes on, or for someone not seated (``position`` None)."""
+        if self.winner is None or position is None:
+            return None
+        return "won" if self.winner == position % 2 else "lost"
+
 
 class Hand(models.Model):
     """A donne: its deal (dealer and deck), then its result once over."""

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from accounts.clubs.service import membership_of
 from games import pairing
 from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
-from games.tables.selectors import visible_tables
+from games.tables.access import visible_tables
 from games.tournaments import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones

@@ -37,7 +37,7 @@ from games.models import (
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
 from games.tables import service
-from games.tables.selectors import can_view
+from games.tables.access import may_see
 from games.tables.service import (
     Outcome,
     ServiceError,
@@ -213,7 +213,7 @@ def revoke_link(*, table: Table, by) -> str:
     N), so that renewal is not logged as an action.
     """
     table = lock_table(table.pk)
-    if not can_view(by, table):
+    if not may_see(by, table):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     if table.created_by_id != by.pk:
         raise ServiceError("not_creator", _("Seul le créateur de la table peut faire cela."), 403)
@@ -403,7 +403,7 @@ def rematch(
     """
     with transaction.atomic():
         table = lock_table(table_id)
-        if not can_view(by, table):
+        if not may_see(by, table):
             raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
         seats = list(Seat.objects.filter(table=table).order_by("position"))
         if not any(seat.user_id is not None and seat.user_id == by.pk for seat in seats):
@@ -448,7 +448,7 @@ def _managed(table: Table, user) -> Table:
 
 def _visible_in_lobby(table: Table, user) -> Table:
     table = lock_table(table.pk)
-    if not can_view(user, table):
+    if not may_see(user, table):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     if table.status != Table.Status.LOBBY:
         raise ServiceError("already_started", _("La partie a déjà commencé."), 409)

@@ -19,14 +19,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from belote_site.errors import ActionRefused
 from games import rules as engine
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
+from games.tables import signals
 from games.tables.clock import clock_deadline, seats_for_the_clock, turn_deadline
-from games.tables.results import game_finished
 from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 
 
@@ -264,7 +265,7 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
         game.save()
         table.status = Table.Status.FINISHED
         table.turn = None
-        game_finished(game)
+        signals.game_ended.send(sender=Game, game=game)
         return ["status"]
     game.save()
     table.current_hand = deal(game, hand.number + 1, after.dealer)
@@ -383,7 +384,7 @@ def _forfeit(table: Table, seat: Seat, now) -> Outcome:
     table.deadline = None
     table.version = version
     table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
-    game_finished(game)
+    signals.game_ended.send(sender=Game, game=game)
     follow_up(table.pk, version, False)
     return Outcome(version, True)
 
@@ -498,43 +499,54 @@ def follow_up(
     clock: Table | None = None,
     by: int | None = None,
 ) -> None:
-    """In the transaction of a change: queue what follows it, and tell the table's
-    viewers once it is committed.
+    """In the transaction of a change: queue what follows it, and tell the concerns above
+    (``signals.table_changed``).
 
     Queued here, in the change's own transaction (the task queue is in the database), so
     that a committed change always has them and a change rolled back has none: the move
-    of the bot whose turn it is, and the turn notification of the human whose turn it is
-    (games.notifications). With ``clock`` (the table as saved): the bot waits
-    BOT_DELAY_SECONDS at a live table so that people can follow, and the expiry of
-    ``clock.deadline`` and the check for an absent live player are scheduled.
-
-    Then, on commit, the broadcast: best effort, it never raises (games/live/broadcast.py), so
-    a change that is saved is answered as saved even while Redis is down. ``by``: the user
-    who made the change, whose page gets the new board as its answer.
+    of the bot whose turn it is and, with ``clock`` (the table as saved), the expiry of
+    ``clock.deadline``; the bot waits BOT_DELAY_SECONDS at a live table so that people can
+    follow. The receivers of ``table_changed`` queue the turn notification of the human
+    whose turn it is (games.notifications), the check for an absent live player
+    (games.timing) and, on commit, the broadcast to the table's pages: best effort, it
+    never raises (games/live/broadcast.py), so a change that is saved is answered as saved
+    even while Redis is down. ``by``: the user who made the change, whose page gets the new
+    board as its answer.
     """
-    from games import notifications
-    from games.live.broadcast import table_changed
-    from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
-    from games.timing.sweep import live_grace
-
     assert transaction.get_connection().in_atomic_block, "follow-ups belong to a change"
-    now = timezone.now()
     live = clock is not None and clock.pace == Pace.LIVE
-    if not live:  # live tables get no turn notifications: not even the query deciding it
-        notifications.turn_started(table_id, version)
     if bot_next:
         task = play_bot_move_task
         if live:
             delay = datetime.timedelta(seconds=settings.BOT_DELAY_SECONDS)
-            task = task.using(run_after=now + delay)
+            task = task.using(run_after=timezone.now() + delay)
         task.enqueue(table_id=table_id, version=version)
     deadline = clock.deadline if clock is not None else None
     if deadline is not None:
         expire_deadline_task.using(run_after=deadline).enqueue(table_id=table_id, version=version)
-        if live:
-            check = check_absent_task.using(run_after=now + live_grace(clock.move_seconds))
-            check.enqueue(table_id=table_id, version=version)
-    transaction.on_commit(lambda: table_changed(table_id, version, by=by), robust=True)
+    signals.table_changed.send(
+        sender=Table,
+        table_id=table_id,
+        version=version,
+        clock=clock,
+        live=live,
+        by=by,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Tasks (run by the worker, manage.py belote_worker): each checks the table's version, so
+# running one twice or late is harmless.
+
+
+@task()
+def play_bot_move_task(table_id: int, version: int) -> None:
+    play_bot_move(table_id, version)
+
+
+@task()
+def expire_deadline_task(table_id: int, version: int) -> None:
+    expire_deadline(table_id, version)
 
 
 __all__ = [

@@ -25,10 +25,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import notifications
 from games.models import SEAT_CHOICES, BotLevel, Hand, Table
-from games.tables import boards, lobby, service
-from games.tables.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
+from games.tables import boards, lobby, service, signals
+from games.tables.access import may_see, visible_tables
+from games.tables.board import SUMMARY_SEEN, hand_replay, table_board, table_seats
 from games.tables.forms import (
     PRESET_LABELS,
     BotForm,
@@ -41,12 +41,10 @@ from games.tables.forms import (
 )
 from games.tables.selectors import (
     Section,
-    can_watch,
     dashboard,
-    visible_tables,
 )
 from games.tables.service import ServiceError
-from games.timing import sweep as timing
+from games.tables.standins import take_back_seat
 
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.tables.lobby
 MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
@@ -115,7 +113,7 @@ def table_create(request: HttpRequest) -> HttpResponse:
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
-    notifications.table_seen(request.user.pk, table.pk)
+    signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
     template = "games/table.html#table" if request.htmx else "games/table.html"
     return render(request, template, _table_context(request, table))
 
@@ -179,7 +177,7 @@ def table_take_back(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "Reprendre ma place": the player's stand-in bot stops (games/timing/sweep.py)."""
     table = _watchable_table(request, table_id)
     try:
-        timing.take_back_seat(table_id=table.pk, user=request.user)
+        take_back_seat(table_id=table.pk, user=request.user)
     except ServiceError as refused:
         return _board_answer(request, table, refused.message, refused.status)
     return _board_answer(request, table, _("Vous avez repris votre place."), 200, level="success")
@@ -226,7 +224,7 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("created_by"), pk=table_id)
     if not _same_token(table.invite_token, token):
         raise Http404
-    if can_watch(request.user, table):
+    if may_see(request.user, table):
         return redirect("games:table", table.pk)
     started = table.status != Table.Status.LOBBY
     if request.method == "POST":
@@ -499,15 +497,16 @@ def _visible_table(request: HttpRequest, table_id: int) -> Table:
 
 
 def _watchable_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may watch it (``can_watch``: never a stranger, whatever
+    """The table, if the user may see it (``access.may_see``: never a stranger, whatever
     ``allow_spectators`` says; a spectator came by the invitation link); else a 404.
 
-    Its seats come with it (``table_seats``): whoever sits at the table may watch it.
+    Its seats come with it (``table_seats``), which the check and the page then read.
     """
     table = get_object_or_404(
         Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
     )
-    if not may_watch(request.user, table):
+    table_seats(table)
+    if not may_see(request.user, table):
         raise Http404
     return table
 
@@ -540,28 +539,20 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
     in_lobby = table.status == Table.Status.LOBBY
     free = [s for s in seats if s.is_free]
     anyone_seated = any(s.user_id is not None for s in seats)
-    game = table.current_hand.game if table.current_hand_id else None
     turn_seat = seats[table.turn] if table.turn is not None else None
-    my_result = None
-    if game is not None and game.winner is not None and my_seat is not None:
-        my_result = "won" if game.winner == my_seat.position % 2 else "lost"
     context = {
         "table": table,
         "preset_label": PRESET_LABELS[table.preset],
         "rules": table.rules,
         "seats": seats,
         "my_seat": my_seat,
-        "is_creator": is_creator,
         "in_lobby": in_lobby,
         "can_manage": is_creator and in_lobby,
         "free_count": len(free),
         "anyone_seated": anyone_seated,
         # What lobby.start accepts: the button shows only then (else what is missing).
         "can_start": in_lobby and anyone_seated and (not free or table.fill_with_bots),
-        "game": game,
-        "my_result": my_result,
         "turn_seat": turn_seat,
-        "your_turn": turn_seat is not None and turn_seat.user_id == user.pk,
         "deadline": table.deadline,
         "seat_choices": SEAT_CHOICES,
         "bot_levels": BotLevel.choices,
