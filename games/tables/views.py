@@ -25,10 +25,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from games.models import SEAT_CHOICES, BotLevel, Hand, Table
-from games.tables import boards, lobby, service, signals
-from games.tables.access import may_see, visible_tables
-from games.tables.board import SUMMARY_SEEN, hand_replay, table_board, table_seats
+from games.models import Hand, Table
+from games.tables import boards, lobby, pages, service, signals
+from games.tables.access import may_see
+from games.tables.board import SUMMARY_SEEN, hand_replay
 from games.tables.forms import (
     PRESET_LABELS,
     BotForm,
@@ -111,22 +111,22 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
     signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
     template = "games/table.html#table" if request.htmx else "games/table.html"
-    return render(request, template, _table_context(request, table))
+    return render(request, template, pages.table_context(request, table))
 
 
 @login_required
 def table_board_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     """The board alone: what the page refetches when its socket says a version without
     the board (after a reconnect, say), and the "Donne suivante" link."""
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     if table.current_hand_id is None:
         raise Http404
     _note_dismissed_summary(request, table)
-    return render(request, "games/table.html#board", _table_context(request, table))
+    return render(request, "games/table.html#board", pages.table_context(request, table))
 
 
 @login_required
@@ -138,7 +138,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     illegal move, 409 a stale version: the board as it is now, nothing applied). Without
     JavaScript: back to the table page with a message.
     """
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     if table.current_hand_id is None:
         # Still in the lobby: nothing to play yet (a page left open, a forged request).
         return _board_answer(request, table, _("La partie n'a pas commencé."), 409)
@@ -175,7 +175,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_take_back(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "Reprendre ma place": the player's stand-in bot stops (games/timing/sweep.py)."""
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     try:
         take_back_seat(table_id=table.pk, user=request.user)
     except ServiceError as refused:
@@ -188,7 +188,7 @@ def hand_history(
     request: HttpRequest, table_id: int, game_number: int, hand_number: int
 ) -> HttpResponse:
     """A finished hand replayed trick by trick (``?pli=N``), every hand shown."""
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     hand = get_object_or_404(
         Hand.objects.select_related("game"),
         game__table=table,
@@ -237,14 +237,14 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
                 raise Http404 from refused
             messages.error(request, refused.message)
             table.refresh_from_db()  # it may have started meanwhile
-            return _join_page(request, table, status=refused.status)
+            return pages.join_page(request, table, status=refused.status)
         if started:
             watching = _("Vous regardez la partie en spectateur : aucune main n'est montrée.")
             messages.info(request, watching)
         else:
             messages.success(request, _("Vous êtes invité : choisissez votre place."))
         return redirect("games:table", table.pk)
-    return _join_page(request, table)
+    return pages.join_page(request, table)
 
 
 # ---------------------------------------------------------------------------------------
@@ -254,7 +254,7 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     form = InviteForm(request.POST)
     # The reason is shown on the field; the notice only says that nothing was sent.
     not_sent = _("L'invitation n'a pas été envoyée.")
@@ -280,7 +280,7 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_revoke_link(request: HttpRequest, table_id: int) -> HttpResponse:
     """A new link; in the lobby the invitations panel comes back, once started (spectators
     allowed) the panel of the spectators' link."""
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     fragment = "invites" if table.status == Table.Status.LOBBY else "spectator_link"
     return _act(
         request,
@@ -386,7 +386,7 @@ def table_remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     try:
         lobby.start(table=table, by=request.user)
     except ServiceError as refused:
@@ -410,7 +410,7 @@ def _act(
     success: str,
 ) -> HttpResponse:
     """Validate the form, call the lobby, answer with the fragment or the page."""
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     data = {}
     if form_class is not None:
         form = form_class(request.POST)
@@ -429,7 +429,7 @@ def _act(
 def _done(request: HttpRequest, table: Table, fragment: str, text: str) -> HttpResponse:
     if request.htmx:
         table.refresh_from_db()
-        context = _table_context(request, table, notice={"level": "success", "text": text})
+        context = pages.table_context(request, table, notice={"level": "success", "text": text})
         return render(request, f"games/table.html#{fragment}", context)
     messages.success(request, text)
     return redirect("games:table", table.pk)
@@ -442,10 +442,10 @@ def _refused(
     table.refresh_from_db()
     if request.htmx:
         notice = {"level": "error", "text": text, "fragment": fragment}
-        context = _table_context(request, table, notice=notice, **extra)
+        context = pages.table_context(request, table, notice=notice, **extra)
         return render(request, f"games/table.html#{fragment}", context, status=status)
     messages.error(request, text)
-    context = _table_context(request, table, **extra)
+    context = pages.table_context(request, table, **extra)
     return render(request, "games/table.html", context, status=status)
 
 
@@ -457,19 +457,19 @@ def _board_answer(
     if not request.htmx:
         getattr(messages, level)(request, text)
         return redirect("games:table", table.pk)
-    table = _watchable_table(request, table.pk)
+    table = pages.watchable_table(request, table.pk)
     # A success is seen on the board itself; only a refusal or a warning is written.
     notice = None if status == 200 else {"level": level, "text": text}
     if table.current_hand_id is None:
         # No board yet (the lobby): the page's whole table comes back instead, with the
         # message among the seats.
         notice = {"level": level, "text": text, "fragment": "seats"}
-        context = _table_context(request, table, notice=notice)
+        context = pages.table_context(request, table, notice=notice)
         response = render(request, "games/table.html#table", context, status=status)
         response["HX-Retarget"] = "#table"
         response["HX-Reswap"] = "outerHTML"
         return response
-    context = _table_context(request, table, notice=notice)
+    context = pages.table_context(request, table, notice=notice)
     return render(request, "games/table.html#board", context, status=status)
 
 
@@ -488,29 +488,6 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _visible_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may see it; otherwise it does not exist for them."""
-    return get_object_or_404(
-        visible_tables(request.user).select_related("created_by", "current_hand__game"),
-        pk=table_id,
-    )
-
-
-def _watchable_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may see it (``access.may_see``: never a stranger, whatever
-    ``allow_spectators`` says; a spectator came by the invitation link); else a 404.
-
-    Its seats come with it (``table_seats``), which the check and the page then read.
-    """
-    table = get_object_or_404(
-        Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
-    )
-    table_seats(table)
-    if not may_see(request.user, table):
-        raise Http404
-    return table
-
-
 def _same_token(expected: str, given: str) -> bool:
     return secrets.compare_digest(expected.encode(), given.encode())
 
@@ -519,60 +496,3 @@ def _first_error(form) -> str:
     for errors in form.errors.values():
         return str(errors[0])
     return _("Requête invalide.")
-
-
-def _join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
-    """The page of the invitation link: the table and "Rejoindre la table" (or "Regarder
-    la partie" once started, spectators allowed); once the game has started without
-    spectators, only that it has, nothing of the table."""
-    if table.status != Table.Status.LOBBY and not table.allow_spectators:
-        return render(request, "games/join.html", {"started": True}, status=status)
-    context = {"table": table, "preset_label": PRESET_LABELS[table.preset]}
-    return render(request, "games/join.html", context, status=status)
-
-
-def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
-    user = request.user
-    seats = table_seats(table)
-    my_seat = next((s for s in seats if s.user_id == user.pk), None)
-    is_creator = table.created_by_id == user.pk
-    in_lobby = table.status == Table.Status.LOBBY
-    free = [s for s in seats if s.is_free]
-    anyone_seated = any(s.user_id is not None for s in seats)
-    turn_seat = seats[table.turn] if table.turn is not None else None
-    context = {
-        "table": table,
-        "preset_label": PRESET_LABELS[table.preset],
-        "rules": table.rules,
-        "seats": seats,
-        "my_seat": my_seat,
-        "in_lobby": in_lobby,
-        "can_manage": is_creator and in_lobby,
-        "free_count": len(free),
-        "anyone_seated": anyone_seated,
-        # What lobby.start accepts: the button shows only then (else what is missing).
-        "can_start": in_lobby and anyone_seated and (not free or table.fill_with_bots),
-        "turn_seat": turn_seat,
-        "deadline": table.deadline,
-        "seat_choices": SEAT_CHOICES,
-        "bot_levels": BotLevel.choices,
-        "invite_form": InviteForm(),
-        "notice": None,
-        "board": None,
-    }
-    if table.current_hand_id is not None:
-        board = table_board(table, user)
-        board.hide_summary(request.session.get(SUMMARY_SEEN.format(table.pk)))
-        context["board"] = board
-    if is_creator and (in_lobby or table.allow_spectators):
-        # In the lobby the link invites players; once started, spectators (if allowed).
-        context["invite_url"] = request.build_absolute_uri(
-            reverse("games:join", args=[table.pk, table.invite_token])
-        )
-    if is_creator and in_lobby:
-        context["invitations"] = list(
-            table.invitations.select_related("user").order_by("created_at")
-        )
-        context["seated_ids"] = {s.user_id for s in seats if s.user_id is not None}
-    context.update(extra)
-    return context
