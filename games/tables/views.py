@@ -172,14 +172,6 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 @login_required
-def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
-    """SCRATCH: the table's rules, for whoever may see the table."""
-    table = pages.visible_table(request, table_id)
-    context = {"table": table, "preset_label": PRESET_LABELS[table.preset]}
-    return render(request, "games/rules.html", context)
-
-
-@login_required
 @require_POST
 def table_take_back(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "Reprendre ma place": the player's stand-in bot stops (games/timing/sweep.py)."""
