@@ -18,7 +18,7 @@ def listen() -> None:
     """Who hears what a lower layer tells (games/tables/signals.py, accounts/signals.py):
     the one place that wires a concern to the changes of another, in this order."""
     from accounts import signals as accounts_signals
-    from games import notifications, scratch_awards, tournaments
+    from games import notifications, tournaments
     from games.live import broadcast
     from games.ratings import service as ratings
     from games.tables import signals
@@ -42,7 +42,6 @@ def listen() -> None:
     signals.table_changed.connect(broadcast.broadcast_on_commit, dispatch_uid="broadcast")
     signals.game_ended.connect(rate_game, weak=False, dispatch_uid="ratings")
     signals.game_ended.connect(match_result, weak=False, dispatch_uid="tournaments")
-    signals.game_ended.connect(scratch_awards.game_ended, dispatch_uid="awards")
     signals.table_opened.connect(notifications_read, weak=False, dispatch_uid="notifications")
     accounts_signals.vacations_changing.connect(vacations.clocks_before, dispatch_uid="clocks")
     accounts_signals.vacations_changed.connect(vacations.clocks_after, dispatch_uid="clocks")
