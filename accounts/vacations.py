@@ -2,9 +2,10 @@
 VACATION_DAYS_PER_YEAR days per calendar year, one absence at most that many days long,
 starting at most VACATION_MAX_AHEAD_DAYS from today (``check_dates``, which the form
 applies too). Each change moves the deadlines of the player's turns (the clocks stand
-still during an absence, games/timing/sweep.py), in the same transaction, one change of a
-player's absences at a time. The clock (games/tables/clock.py) reads any stored row within the
-same bounds, so a row written some other way stops no clock for longer.
+still during an absence: accounts.signals, heard by games/timing/vacations.py), in the same
+transaction, one change of a player's absences at a time. The clock (games/tables/clock.py)
+reads any stored row within the same bounds (``vacation_window``), so a row written some
+other way stops no clock for longer.
 
 Time an absence has already paused stays paused whatever becomes of it: cancelling one
 under way, or deleting one in the admin, never hands back a deadline already passed (the
@@ -21,6 +22,28 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User, Vacation
+from accounts.signals import vacations_changed, vacations_changing
+
+
+def _midnight(day: datetime.date) -> datetime.datetime:
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
+
+
+# The days the clock reads a stored vacation within: far enough from datetime's limits
+# that a window, a turn's time and the pauses added to it cannot overflow.
+FIRST_DAY = datetime.date(1900, 1, 1)
+LAST_DAY = datetime.date(9000, 1, 1)
+
+
+def vacation_window(start: datetime.date, end: datetime.date) -> tuple:
+    """The instants a vacation from ``start`` to ``end`` (both days included) covers, read
+    within the bounds above and at most VACATION_DAYS_PER_YEAR days long."""
+    first = min(max(start, FIRST_DAY), LAST_DAY).toordinal()
+    longest = max(1, settings.VACATION_DAYS_PER_YEAR)
+    last = max(first, min(end.toordinal(), first + longest - 1, LAST_DAY.toordinal()))
+    return _midnight(datetime.date.fromordinal(first)), _midnight(
+        datetime.date.fromordinal(last + 1)
+    )
 
 
 class VacationError(ValueError):
@@ -111,8 +134,6 @@ def delete_vacation(*, vacation: Vacation) -> None:
 def _shorten(vacation: Vacation, *, end: datetime.date | None) -> None:
     """End ``vacation`` on ``end`` (None, or before it starts: remove it) and move the
     user's deadlines. What it covered from the new end until now was paused and stays so."""
-    from games.tables.clock import vacation_window
-
     now = timezone.now()
     user = vacation.user
     begin, old_end = vacation_window(vacation.start, vacation.end)
@@ -133,12 +154,9 @@ def _lock(user) -> None:
 
 
 def _clocks(user) -> dict:
-    from games.timing.sweep import turn_clocks
-
-    return turn_clocks(user.pk)
+    """What the receivers of ``vacations_changing`` know before the change, by receiver."""
+    return dict(vacations_changing.send(sender=Vacation, user_id=user.pk))
 
 
 def _reschedule(user, before: dict, paused: list | tuple = ()) -> None:
-    from games.timing.sweep import reschedule_user
-
-    reschedule_user(user.pk, before=before, paused=paused)
+    vacations_changed.send(sender=Vacation, user_id=user.pk, before=before, paused=paused)

@@ -11,3 +11,37 @@ class GamesConfig(AppConfig):
 
         # id__in=[2**63] matches nothing instead of failing on SQLite (a 500 in the admin).
         lookups.register()
+        listen()
+
+
+def listen() -> None:
+    """Who hears what a lower layer tells (games/tables/signals.py, accounts/signals.py):
+    the one place that wires a concern to the changes of another, in this order."""
+    from accounts import signals as accounts_signals
+    from games import notifications, tournaments
+    from games.live import broadcast
+    from games.ratings import service as ratings
+    from games.tables import signals
+    from games.timing import absence, vacations
+
+    def turn_notification(sender, *, table_id, version, live, **kwargs):
+        if not live:  # live tables get no turn notifications: not even the query deciding it
+            notifications.turn_started(table_id, version)
+
+    def rate_game(sender, *, game, **kwargs):
+        ratings.rate_game(game)
+
+    def match_result(sender, *, game, **kwargs):
+        tournaments.game_finished(game)
+
+    def notifications_read(sender, *, user_id, table_id, **kwargs):
+        notifications.table_seen(user_id, table_id)
+
+    signals.table_changed.connect(turn_notification, weak=False, dispatch_uid="notify")
+    signals.table_changed.connect(absence.queue_absence_check, dispatch_uid="absence")
+    signals.table_changed.connect(broadcast.broadcast_on_commit, dispatch_uid="broadcast")
+    signals.game_ended.connect(rate_game, weak=False, dispatch_uid="ratings")
+    signals.game_ended.connect(match_result, weak=False, dispatch_uid="tournaments")
+    signals.table_opened.connect(notifications_read, weak=False, dispatch_uid="notifications")
+    accounts_signals.vacations_changing.connect(vacations.clocks_before, dispatch_uid="clocks")
+    accounts_signals.vacations_changed.connect(vacations.clocks_after, dispatch_uid="clocks")

@@ -306,6 +306,13 @@ class Game(models.Model):
     def scores(self) -> tuple[int, int]:
         return (self.score_ns, self.score_ew)
 
+    def result_for(self, position: int | None) -> str | None:
+        """ "won" or "lost" for the player at seat ``position`` once the game is over; None
+        while it goes on, or for someone not seated (``position`` None)."""
+        if self.winner is None or position is None:
+            return None
+        return "won" if self.winner == position % 2 else "lost"
+
 
 class Hand(models.Model):
     """A donne: its deal (dealer and deck), then its result once over."""
@@ -415,8 +422,8 @@ class Action(models.Model):
         return f"#{self.seq} {self.payload.get('action', self.kind)}"
 
     def save(self, *args, **kwargs) -> None:
-        """Written once (games.tables.service ``_log``), never changed: the hands are replayed
-        from this log. Deleting a user still clears ``actor`` (a query, not this), and
+        """Written once (``games.tables.service.append_action``), never changed: the hands
+        are replayed from this log. Deleting a user still clears ``actor`` (a query, not this), and
         deleting a table still takes its log with it."""
         if not self._state.adding:
             raise ValueError("the action log is append-only: an action is never changed")

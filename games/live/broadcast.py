@@ -31,6 +31,7 @@ import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.db import transaction
 
 from belote_site.outage import Outage
 
@@ -43,6 +44,14 @@ SEND_TIMEOUT = 1.0  # seconds
 
 def table_group(table_id: int) -> str:
     return f"table-{table_id}"
+
+
+def broadcast_on_commit(
+    sender, *, table_id: int, version: int, by: int | None = None, **kwargs
+) -> None:
+    """Receiver of ``games.tables.signals.table_changed``: the broadcast once the change is
+    committed, best effort (``robust``: an error is logged, the change stays saved)."""
+    transaction.on_commit(lambda: table_changed(table_id, version, by=by), robust=True)
 
 
 def table_changed(table_id: int, version: int, *, by: int | None = None) -> None:

@@ -1,6 +1,6 @@
 """The table websocket: the version of the table, and with it the viewer's own board.
 
-A viewer who may watch the table (games.tables.board.may_watch) joins the table's group and
+A viewer who may see the table (games.tables.access.may_see) joins the table's group and
 gets its current version at once. At each change the group hears ``{table, version}``
 (games/live/broadcast.py), and this consumer renders the board of its own user
 (games/tables/boards.py) and sends ``{"table": id, "version": n, "html": board}``: the page swaps
@@ -48,8 +48,8 @@ from games.live.relay import relay, relay_needed
 from games.live.socket_limits import TOO_MANY, sockets
 from games.models import Table
 from games.tables import boards, presence
-from games.tables.board import may_watch
-from games.timing import sweep as timing
+from games.tables.access import may_see
+from games.timing.absence import note_absent, note_back
 
 # How long the board of a move waits for its mover's own pages (see table_changed).
 MOVER_DELAY_SECONDS = 0.25
@@ -66,7 +66,7 @@ TOO_MANY_SOCKETS = TOO_MANY  # 4429: this user has too many pages open (at this 
 @database_sync_to_async
 def _version_if_visible(user, table_id: int) -> int | None:
     table = Table.objects.filter(pk=table_id).first()
-    if table is None or not may_watch(user, table):
+    if table is None or not may_see(user, table):
         return None
     return table.version
 
@@ -104,7 +104,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if await presence.arrive(self.table_id, user.pk):
             await presence_changed(self.table_id)
         # Back at a live table where a bot stood in for them: it stops (games/timing/sweep.py).
-        await database_sync_to_async(timing.note_back)(self.table_id, user)
+        await database_sync_to_async(note_back)(self.table_id, user)
 
     async def disconnect(self, code: int) -> None:
         for task in getattr(self, "later", ()):
@@ -121,9 +121,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             self.counted = False
             if await presence.leave(self.table_id, self.scope["user"].pk):
                 await presence_changed(self.table_id)
-                await database_sync_to_async(timing.note_absent)(
-                    self.table_id, self.scope["user"].pk
-                )
+                await database_sync_to_async(note_absent)(self.table_id, self.scope["user"].pk)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
         """A frame that is not JSON text (garbage, binary) is ignored: it asks nothing,

@@ -27,7 +27,7 @@ from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
 from games.tables import presence
 from games.tables.memo import Memo
-from games.tables.selectors import can_watch, deck_cards, hand_actions, table_state
+from games.tables.selectors import deck_cards, hand_actions, table_state
 
 SEAT_LETTERS = engine.SEATS  # "NESW": N=0 E=1 S=2 W=3
 SEAT_NAMES = dict(SEAT_CHOICES)
@@ -555,13 +555,6 @@ def _belote(view: dict) -> list[BeloteShown]:
 SUMMARY_SEEN = "summary-seen-{}"
 
 
-def may_watch(user, table: Table) -> bool:
-    """Whether ``user`` may look at the started or waiting table: whoever sits at it, or
-    ``can_watch`` (games/tables/selectors.py). The seats come with the table (``table_seats``)."""
-    seated = any(seat.user_id == user.pk for seat in table_seats(table))
-    return seated or can_watch(user, table)
-
-
 def table_seats(table: Table) -> list[Seat]:
     """The table's four seats in order, with their users: one query, none when the table
     was fetched with them (``Prefetch`` of ``seats``) or they were asked for already."""
@@ -680,8 +673,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
     finished = table.status == Table.Status.FINISHED
     if finished:
         final = next((r for r in finished_hands if r.hand.pk == hand_row.pk), None)
-        if game.winner is not None and my_position is not None:
-            my_result = "won" if game.winner == my_position % 2 else "lost"
+        my_result = game.result_for(my_position)
     turn_seat = next((s for s in shown if s.is_turn), None)
     return Board(
         table=table,

@@ -48,7 +48,8 @@ from django.utils import translation
 
 from games.models import Table
 from games.tables import presence
-from games.tables.board import SUMMARY_SEEN, Board, may_watch, table_board, table_seats
+from games.tables.access import may_see
+from games.tables.board import SUMMARY_SEEN, Board, table_board, table_seats
 from games.tables.memo import Memo
 
 BOARD_TEMPLATE = "games/table.html#board"
@@ -154,7 +155,7 @@ class Boards:
         longer watch it (or it is gone)."""
         with self._lock:
             table = self._table_read()
-            if table is None or not self._may_watch(viewer.user):
+            if table is None or not self._may_see(viewer.user):
                 return None
             if table.current_hand_id is None or not viewer.has_csrf_cookie:
                 return Pushed(table.pk, table.version, None)
@@ -166,7 +167,7 @@ class Boards:
         process render it once for both), or None where ``push_for`` has no board."""
         with self._lock:
             table = self._table_read()
-            if table is None or not self._may_watch(viewer.user):
+            if table is None or not self._may_see(viewer.user):
                 return None
             if table.current_hand_id is None or not viewer.has_csrf_cookie:
                 return None
@@ -186,9 +187,9 @@ class Boards:
                     self._online = presence.connected(self.table_id, users)
         return self._table
 
-    def _may_watch(self, user) -> bool:
+    def _may_see(self, user) -> bool:
         if user.pk not in self._watchers:
-            self._watchers[user.pk] = may_watch(user, self._table)
+            self._watchers[user.pk] = may_see(user, self._table)
         return self._watchers[user.pk]
 
     def _rendered_board(self, viewer: Viewer, table: Table) -> tuple[str, str]:

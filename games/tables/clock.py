@@ -11,8 +11,8 @@ games.timing.sweep keeps that time in the stored deadline when the vacations cha
 
 Whatever rows are stored, the arithmetic stays within what datetime can count (up to the
 year 9999) and a vacation stops a clock no longer than the service lets one last:
-``vacation_window`` reads each row as at most VACATION_DAYS_PER_YEAR days, between
-FIRST_DAY and LAST_DAY, and ``clock_deadline`` pauses overlapping windows once. A row
+``accounts.vacations.vacation_window`` reads each row as at most VACATION_DAYS_PER_YEAR
+days, between FIRST_DAY and LAST_DAY, and ``clock_deadline`` pauses overlapping windows once. A row
 written past the form and the service (the far future, year 9999) can therefore neither
 crash another player's move, the worker or the sweep, nor freeze a table for good.
 """
@@ -22,32 +22,11 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from django.conf import settings
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
+from accounts.vacations import vacation_window
 from games.models import Seat, Table
-
-
-def _midnight(day: datetime.date) -> datetime.datetime:
-    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))
-
-
-# The days the clock reads a stored vacation within: far enough from datetime's limits
-# that a window, a turn's time and the pauses added to it cannot overflow.
-FIRST_DAY = datetime.date(1900, 1, 1)
-LAST_DAY = datetime.date(9000, 1, 1)
-
-
-def vacation_window(start: datetime.date, end: datetime.date) -> tuple:
-    """The instants a vacation from ``start`` to ``end`` (both days included) covers, read
-    within the bounds above and at most VACATION_DAYS_PER_YEAR days long."""
-    first = min(max(start, FIRST_DAY), LAST_DAY).toordinal()
-    longest = max(1, settings.VACATION_DAYS_PER_YEAR)
-    last = max(first, min(end.toordinal(), first + longest - 1, LAST_DAY.toordinal()))
-    return _midnight(datetime.date.fromordinal(first)), _midnight(
-        datetime.date.fromordinal(last + 1)
-    )
 
 
 def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:

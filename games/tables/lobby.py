@@ -25,7 +25,6 @@ from games.models import (
     FORFEIT_AFTER,
     LIVE_MOVE_SECONDS,
     BotLevel,
-    Game,
     Invitation,
     Pace,
     Seat,
@@ -37,10 +36,16 @@ from games.models import (
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
 from games.tables import service
+from games.tables.access import may_see
 from games.tables.catalogue import PRESET_OPTIONS
-from games.tables.clock import turn_deadline
-from games.tables.selectors import can_view
-from games.tables.service import Outcome, ServiceError, _deal, _first_turn, _follow_up, _lock, _log
+from games.tables.service import (
+    Outcome,
+    ServiceError,
+    append_action,
+    begin_game,
+    follow_up,
+    lock_table,
+)
 
 SOUTH = 2
 
@@ -182,8 +187,8 @@ def revoke_link(*, table: Table, by) -> str:
     counts the game's moves (a move or a bot's task sent at version N must still find
     N), so that renewal is not logged as an action.
     """
-    table = _lock(table.pk)
-    if not can_view(by, table):
+    table = lock_table(table.pk)
+    if not may_see(by, table):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     if table.created_by_id != by.pk:
         raise ServiceError("not_creator", _("Seul le créateur de la table peut faire cela."), 403)
@@ -212,7 +217,7 @@ def join_by_link(*, table: Table, user, token: str) -> Invitation | None:
     renewing the link sends them away. That late invitation is not logged as an action:
     a started table's version only counts the game's moves.
     """
-    table = _lock(table.pk)
+    table = lock_table(table.pk)
     if not token or not secrets.compare_digest(table.invite_token.encode(), str(token).encode()):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     existing = table.invitations.filter(user=user).first()
@@ -372,8 +377,8 @@ def rematch(
     two players clicking "Revanche" together start one game.
     """
     with transaction.atomic():
-        table = _lock(table_id)
-        if not can_view(by, table):
+        table = lock_table(table_id)
+        if not may_see(by, table):
             raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
         seats = list(Seat.objects.filter(table=table).order_by("position"))
         if not any(seat.user_id is not None and seat.user_id == by.pk for seat in seats):
@@ -388,21 +393,20 @@ def rematch(
         last = table.current_hand
         rules = table.rules
         dealer = next_dealer(rules, last.dealer)
-        game = Game.objects.create(table=table, number=last.game.number + 1, first_dealer=dealer)
-        hand = _deal(game, 1, dealer, deck)
-        table.status = Table.Status.PLAYING
-        table.current_hand = hand
-        table.turn = _first_turn(rules, hand)
         # Timeouts count towards a forfeit game by game.
         Seat.objects.filter(table=table).update(timeouts=0)
-        payload = {"game": game.number, "dealer": dealer}
-        table.version = _log(table, None, by, "rematch", payload)
-        table.deadline = turn_deadline(table, seats)
-        table.save(
-            update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
+        number = last.game.number + 1
+        version = begin_game(
+            table,
+            seats,
+            number=number,
+            dealer=dealer,
+            deck=deck,
+            actor=by,
+            kind="rematch",
+            payload={"game": number, "dealer": dealer},
         )
-        _follow_up(table.pk, table.version, seats[table.turn].bot_plays, clock=table)
-    return Outcome(table.version, True)
+    return Outcome(version, True)
 
 
 # ---------------------------------------------------------------------------------------
@@ -418,8 +422,8 @@ def _managed(table: Table, user) -> Table:
 
 
 def _visible_in_lobby(table: Table, user) -> Table:
-    table = _lock(table.pk)
-    if not can_view(user, table):
+    table = lock_table(table.pk)
+    if not may_see(user, table):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     if table.status != Table.Status.LOBBY:
         raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
@@ -447,10 +451,10 @@ def _record(
     broadcast: bool = True,
 ) -> Outcome:
     """Log one lobby change, bump the version, and tell the viewers once committed."""
-    table.version = _log(table, None, actor, kind, payload, seat=seat)
+    table.version = append_action(table, None, actor, kind, payload, seat=seat)
     table.save(update_fields=["version", "updated_at"])
     if broadcast:
-        _follow_up(table.pk, table.version, False)
+        follow_up(table.pk, table.version, False)
     return Outcome(table.version, True)
 
 

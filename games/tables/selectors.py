@@ -7,11 +7,11 @@ import datetime
 import json
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Q, QuerySet, Subquery
+from django.db.models import OuterRef, Subquery
 
-from accounts.models import Membership
 from games import rules as engine
 from games.models import Action, Hand, Seat, Table
+from games.tables.access import own_tables
 from games.tables.memo import Memo
 
 
@@ -80,67 +80,6 @@ def remember_state(table: Table, state: engine.HandState) -> None:
     knows it after a move): once committed, readers of that version need not replay it."""
     if table.current_hand_id is not None:
         _states.keep(_state_key(table), state)
-
-
-# ---------------------------------------------------------------------------------------
-# Who may see a table
-
-
-def own_tables(user) -> QuerySet[Table]:
-    """The tables that are ``user``'s: created by them, where they sit, or invited to."""
-    if not getattr(user, "is_authenticated", False):
-        return Table.objects.none()
-    return Table.objects.filter(
-        Q(created_by=user) | Q(seats__user=user) | Q(invitations__user=user)
-    ).distinct()
-
-
-def visible_tables(user) -> QuerySet[Table]:
-    """The tables ``user`` may see: their own, and those of the clubs they belong to.
-
-    Nobody else sees a table (the views answer 404). A club table is seen through the
-    membership only: whoever leaves the club no longer sees it, unless they sit at it.
-    """
-    if not getattr(user, "is_authenticated", False):
-        return Table.objects.none()
-    return Table.objects.filter(
-        Q(created_by=user)
-        | Q(seats__user=user)
-        | Q(invitations__user=user)
-        | Q(club__memberships__user=user)
-    ).distinct()
-
-
-def can_view(user, table: Table) -> bool:
-    if not getattr(user, "is_authenticated", False):
-        return False
-    if table.created_by_id == user.pk:
-        return True
-    return (
-        table.seats.filter(user=user).exists()
-        or table.invitations.filter(user=user).exists()
-        or in_table_club(user, table)
-    )
-
-
-def in_table_club(user, table: Table) -> bool:
-    """Whether ``user`` belongs to the club of a club table (False for other tables)."""
-    if table.club_id is None or not getattr(user, "is_authenticated", False):
-        return False
-    return Membership.objects.filter(club_id=table.club_id, user=user).exists()
-
-
-def can_watch(user, table: Table) -> bool:
-    """Whether ``user`` may look at the table (its page, board, history and websocket).
-
-    Exactly those who may see it (``can_view``): a private table never opens to a stranger,
-    whatever ``allow_spectators`` says, and table ids are sequential. A spectator is
-    someone who opened the invitation link once the game had started, on a table that
-    lets spectators in: ``lobby.join_by_link`` recorded them as an invitation (via the
-    link), so they see it like an invitee without a seat, without any hand
-    (``engine.view(state, None)``). Moves still need a seat.
-    """
-    return can_view(user, table)
 
 
 # ---------------------------------------------------------------------------------------
@@ -227,10 +166,7 @@ def _dashboard_row(user, table: Table) -> DashboardRow:
         section = Section.FINISHED
     # The current hand's game; once the table is over, its last game.
     game = table.current_hand.game if table.current_hand_id else None
-    winner = game.winner if game is not None else None
-    result = None
-    if winner is not None and mine is not None:
-        result = "won" if winner == mine % 2 else "lost"
+    result = game.result_for(mine) if game is not None else None
     return DashboardRow(
         table=table,
         section=section,
@@ -241,7 +177,7 @@ def _dashboard_row(user, table: Table) -> DashboardRow:
         deadline=table.deadline,
         scores=game.scores if game else None,
         result=result,
-        winner=winner,
+        winner=game.winner if game is not None else None,
         invited=mine is None and table.created_by_id != user.pk,
         last_hand=(
             (table.last_game_number, table.last_hand_number)

@@ -6,7 +6,7 @@ engine validate and apply the move, write the action (and the trick, hand and ga
 it completes), bump the version, set the clock of the player to act (``Table.deadline``,
 games/tables/clock.py), queue in the same transaction what follows (the bot's move, the expiry
 of the deadline by ``expire_deadline``, which applies the table's timeout policy), and
-after the commit tell the viewers, best effort (``_follow_up``).
+after the commit tell the viewers, best effort (``follow_up``).
 Views, bots, tasks and commands call these functions; nothing else writes game state.
 """
 
@@ -19,14 +19,15 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.tasks import task
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from belote_site.errors import ActionRefused
 from games import rules as engine
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
+from games.tables import signals
 from games.tables.clock import clock_deadline, seats_for_the_clock, turn_deadline
-from games.tables.results import game_finished
 from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 
 
@@ -112,27 +113,53 @@ def start_table(
 ) -> Outcome:
     """Deal the first hand of the first game once the four seats are filled."""
     with transaction.atomic():
-        table = _lock(table_id)
+        table = lock_table(table_id)
         if table.status != Table.Status.LOBBY:
             raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
         seats = seats_for_the_clock(table.pk)
         if len(seats) != 4 or any(seat.is_free for seat in seats):
             raise ServiceError("seats_free", _("Il faut quatre joueurs ou robots pour commencer."))
         dealer = secrets.randbelow(4) if first_dealer is None else first_dealer
-        game = Game.objects.create(table=table, number=1, first_dealer=dealer)
-        hand = _deal(game, 1, dealer, deck)
-        table.status = Table.Status.PLAYING
-        table.current_hand = hand
-        table.turn = _first_turn(table.rules, hand)
-        version = _log(table, None, actor, "start", {"dealer": dealer}, source=_source(actor))
-        table.deadline = turn_deadline(table, seats)
-        table.version = version
-        table.save(
-            update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
+        version = begin_game(
+            table,
+            seats,
+            number=1,
+            dealer=dealer,
+            deck=deck,
+            actor=actor,
+            kind="start",
+            payload={"dealer": dealer},
         )
-        remember_state(table, _dealt(table))
-        _follow_up(table.pk, version, seats[table.turn].bot_plays, clock=table)
     return Outcome(version, True)
+
+
+def begin_game(
+    table: Table,
+    seats: list[Seat],
+    *,
+    number: int,
+    dealer: int,
+    deck: list[int] | None,
+    actor,
+    kind: str,
+    payload: dict,
+) -> int:
+    """Game ``number`` begins at the locked ``table`` (its four ``seats`` in order): its
+    first hand dealt by ``dealer``, the turn and the clock set, the action ``kind`` logged,
+    what follows queued. The first game (``start_table``) and a rematch
+    (``games.tables.lobby.rematch``) begin alike; returns the table's new version."""
+    game = Game.objects.create(table=table, number=number, first_dealer=dealer)
+    table.current_hand = deal(game, 1, dealer, deck)
+    table.status = Table.Status.PLAYING
+    table.turn = _first_turn(table.rules, table.current_hand)
+    table.version = append_action(table, None, actor, kind, payload)
+    table.deadline = turn_deadline(table, seats)
+    table.save(
+        update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
+    )
+    remember_state(table, _dealt(table))
+    follow_up(table.pk, table.version, seats[table.turn].bot_plays, clock=table)
+    return table.version
 
 
 # ---------------------------------------------------------------------------------------
@@ -157,7 +184,7 @@ def submit(
         except engine.IllegalAction as error:
             raise refusal(error) from error
     with transaction.atomic():
-        table = _lock(table_id)
+        table = lock_table(table_id)
         seats = seats_for_the_clock(table_id)
         seat = _seat_of(actor, seats)
         if expected_version != table.version:
@@ -166,7 +193,7 @@ def submit(
             raise ServiceError("not_playing", _("La partie n'est pas en cours."), 409)
         version, bot_next = _apply(table, seats, seat, actor, action, table_state(table))
         by = None if isinstance(actor, SeatAgent) else actor.pk
-        _follow_up(table.pk, version, bot_next and notify_bots, clock=table, by=by)
+        follow_up(table.pk, version, bot_next and notify_bots, clock=table, by=by)
     return Outcome(version, True)
 
 
@@ -185,7 +212,7 @@ def _apply(
         after = engine.apply(before, action, seat)
     except engine.IllegalAction as error:
         raise refusal(error) from error
-    version = _log(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
+    version = append_action(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
         Trick.objects.create(
@@ -238,10 +265,10 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
         game.save()
         table.status = Table.Status.FINISHED
         table.turn = None
-        game_finished(game)
+        signals.game_ended.send(sender=Game, game=game)
         return ["status"]
     game.save()
-    table.current_hand = _deal(game, hand.number + 1, after.dealer)
+    table.current_hand = deal(game, hand.number + 1, after.dealer)
     table.turn = _first_turn(table.rules, table.current_hand)
     return ["current_hand"]
 
@@ -256,7 +283,7 @@ def _dealt(table: Table) -> engine.HandState:
     return engine.deal(table.rules, hand.dealer, deck_cards(hand.deck))
 
 
-def _deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -> Hand:
+def deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -> Hand:
     return Hand.objects.create(
         game=game, number=number, dealer=dealer, deck=deck_codes(deck or shuffled_deck())
     )
@@ -275,7 +302,7 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
     from games.bots import choose_action
 
     with transaction.atomic():
-        table = _lock(table_id, missing_ok=True)
+        table = lock_table(table_id, missing_ok=True)
         if table is None or table.version != version or table.status != Table.Status.PLAYING:
             return None
         seats = seats_for_the_clock(table_id)
@@ -286,7 +313,7 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
         action = choose_action(state, seat.bot_level or BotLevel.HEURISTIC, _bot_rng())
         agent = SeatAgent(state.turn)
         version, bot_next = _apply(table, seats, state.turn, agent, action, state)
-        _follow_up(table.pk, version, bot_next and notify_bots, clock=table)
+        follow_up(table.pk, version, bot_next and notify_bots, clock=table)
     return Outcome(version, True)
 
 
@@ -303,7 +330,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
 
     now = timezone.now()
     with transaction.atomic():
-        table = _lock(table_id)
+        table = lock_table(table_id)
         if (
             table.version != version
             or table.status != Table.Status.PLAYING
@@ -320,7 +347,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
         if paused > now:
             table.deadline = paused
             table.save(update_fields=["deadline"])
-            _follow_up(table.pk, version, False, clock=table)
+            follow_up(table.pk, version, False, clock=table)
             return None
         seat.timeouts += 1
         seat.save(update_fields=["timeouts"])
@@ -349,14 +376,16 @@ def _forfeit(table: Table, seat: Seat, now) -> Outcome:
     game.save(update_fields=["winner", "finished_at"])
     payload = {"team": seat.position % 2, "winner": game.winner, "timeouts": seat.timeouts}
     agent = SeatAgent(seat.position, Action.Source.TIMEOUT)
-    version = _log(table, table.current_hand, agent, "forfeit", payload, seat=seat.position)
+    version = append_action(
+        table, table.current_hand, agent, "forfeit", payload, seat=seat.position
+    )
     table.status = Table.Status.FINISHED
     table.turn = None
     table.deadline = None
     table.version = version
     table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
-    game_finished(game)
-    _follow_up(table.pk, version, False)
+    signals.game_ended.send(sender=Game, game=game)
+    follow_up(table.pk, version, False)
     return Outcome(version, True)
 
 
@@ -368,16 +397,16 @@ def abandon_table(*, table_id: int, reason: str) -> Outcome:
     find it no longer in play. A table already over is left as it is.
     """
     with transaction.atomic():
-        table = _lock(table_id)
+        table = lock_table(table_id)
         if table.status not in (Table.Status.LOBBY, Table.Status.PLAYING):
             return Outcome(table.version, False)
-        version = _log(table, None, None, "abandon", {"reason": reason})
+        version = append_action(table, None, None, "abandon", {"reason": reason})
         table.status = Table.Status.ABANDONED
         table.turn = None
         table.deadline = None
         table.version = version
         table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
-        _follow_up(table.pk, version, False)
+        follow_up(table.pk, version, False)
     return Outcome(version, True)
 
 
@@ -403,7 +432,7 @@ def _bot_rng():
 # Helpers
 
 
-def _lock(table_id: int, *, missing_ok: bool = False) -> Table | None:
+def lock_table(table_id: int, *, missing_ok: bool = False) -> Table | None:
     """The table, its row locked until the transaction ends (a 404 if it does not exist,
     or None with ``missing_ok``)."""
     try:
@@ -437,7 +466,7 @@ def _source(actor) -> str:
     return Action.Source.PLAYER if actor is not None else Action.Source.SYSTEM
 
 
-def _log(
+def append_action(
     table: Table,
     hand: Hand | None,
     actor,
@@ -462,7 +491,7 @@ def _log(
     return seq
 
 
-def _follow_up(
+def follow_up(
     table_id: int,
     version: int,
     bot_next: bool,
@@ -470,43 +499,54 @@ def _follow_up(
     clock: Table | None = None,
     by: int | None = None,
 ) -> None:
-    """In the transaction of a change: queue what follows it, and tell the table's
-    viewers once it is committed.
+    """In the transaction of a change: queue what follows it, and tell the concerns above
+    (``signals.table_changed``).
 
     Queued here, in the change's own transaction (the task queue is in the database), so
     that a committed change always has them and a change rolled back has none: the move
-    of the bot whose turn it is, and the turn notification of the human whose turn it is
-    (games.notifications). With ``clock`` (the table as saved): the bot waits
-    BOT_DELAY_SECONDS at a live table so that people can follow, and the expiry of
-    ``clock.deadline`` and the check for an absent live player are scheduled.
-
-    Then, on commit, the broadcast: best effort, it never raises (games/live/broadcast.py), so
-    a change that is saved is answered as saved even while Redis is down. ``by``: the user
-    who made the change, whose page gets the new board as its answer.
+    of the bot whose turn it is and, with ``clock`` (the table as saved), the expiry of
+    ``clock.deadline``; the bot waits BOT_DELAY_SECONDS at a live table so that people can
+    follow. The receivers of ``table_changed`` queue the turn notification of the human
+    whose turn it is (games.notifications), the check for an absent live player
+    (games.timing) and, on commit, the broadcast to the table's pages: best effort, it
+    never raises (games/live/broadcast.py), so a change that is saved is answered as saved
+    even while Redis is down. ``by``: the user who made the change, whose page gets the new
+    board as its answer.
     """
-    from games import notifications
-    from games.live.broadcast import table_changed
-    from games.tasks import check_absent_task, expire_deadline_task, play_bot_move_task
-    from games.timing.sweep import live_grace
-
     assert transaction.get_connection().in_atomic_block, "follow-ups belong to a change"
-    now = timezone.now()
     live = clock is not None and clock.pace == Pace.LIVE
-    if not live:  # live tables get no turn notifications: not even the query deciding it
-        notifications.turn_started(table_id, version)
     if bot_next:
         task = play_bot_move_task
         if live:
             delay = datetime.timedelta(seconds=settings.BOT_DELAY_SECONDS)
-            task = task.using(run_after=now + delay)
+            task = task.using(run_after=timezone.now() + delay)
         task.enqueue(table_id=table_id, version=version)
     deadline = clock.deadline if clock is not None else None
     if deadline is not None:
         expire_deadline_task.using(run_after=deadline).enqueue(table_id=table_id, version=version)
-        if live:
-            check = check_absent_task.using(run_after=now + live_grace(clock.move_seconds))
-            check.enqueue(table_id=table_id, version=version)
-    transaction.on_commit(lambda: table_changed(table_id, version, by=by), robust=True)
+    signals.table_changed.send(
+        sender=Table,
+        table_id=table_id,
+        version=version,
+        clock=clock,
+        live=live,
+        by=by,
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# Tasks (run by the worker, manage.py belote_worker): each checks the table's version, so
+# running one twice or late is harmless.
+
+
+@task()
+def play_bot_move_task(table_id: int, version: int) -> None:
+    play_bot_move(table_id, version)
+
+
+@task()
+def expire_deadline_task(table_id: int, version: int) -> None:
+    expire_deadline(table_id, version)
 
 
 __all__ = [

@@ -26,10 +26,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
-from games import notifications
-from games.models import SEAT_CHOICES, BotLevel, Hand, Table
-from games.tables import boards, lobby, service
-from games.tables.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
+from games.models import Hand, Table
+from games.tables import boards, lobby, pages, service, signals
+from games.tables.access import may_see
+from games.tables.board import SUMMARY_SEEN, hand_replay
 from games.tables.catalogue import PRESET_LABELS
 from games.tables.forms import (
     BotForm,
@@ -42,12 +42,10 @@ from games.tables.forms import (
 )
 from games.tables.selectors import (
     Section,
-    can_watch,
     dashboard,
-    visible_tables,
 )
 from games.tables.service import ServiceError
-from games.timing import sweep as timing
+from games.tables.standins import take_back_seat
 
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.tables.lobby
 MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
@@ -114,22 +112,22 @@ def table_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
-    notifications.table_seen(request.user.pk, table.pk)
+    signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
     template = "games/table.html#table" if request.htmx else "games/table.html"
-    return render(request, template, _table_context(request, table))
+    return render(request, template, pages.table_context(request, table))
 
 
 @login_required
 def table_board_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     """The board alone: what the page refetches when its socket says a version without
     the board (after a reconnect, say), and the "Donne suivante" link."""
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     if table.current_hand_id is None:
         raise Http404
     _note_dismissed_summary(request, table)
-    return render(request, "games/table.html#board", _table_context(request, table))
+    return render(request, "games/table.html#board", pages.table_context(request, table))
 
 
 @login_required
@@ -141,7 +139,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     illegal move, 409 a stale version: the board as it is now, nothing applied). Without
     JavaScript: back to the table page with a message.
     """
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     if table.current_hand_id is None:
         # Still in the lobby: nothing to play yet (a page left open, a forged request).
         return _board_answer(request, table, _("La partie n'a pas commencé."), 409)
@@ -178,9 +176,9 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def table_take_back(request: HttpRequest, table_id: int) -> HttpResponse:
     """ "Reprendre ma place": the player's stand-in bot stops (games/timing/sweep.py)."""
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     try:
-        timing.take_back_seat(table_id=table.pk, user=request.user)
+        take_back_seat(table_id=table.pk, user=request.user)
     except ServiceError as refused:
         return _board_answer(request, table, refused.message, refused.status)
     return _board_answer(request, table, _("Vous avez repris votre place."), 200, level="success")
@@ -191,7 +189,7 @@ def hand_history(
     request: HttpRequest, table_id: int, game_number: int, hand_number: int
 ) -> HttpResponse:
     """A finished hand replayed trick by trick (``?pli=N``), every hand shown."""
-    table = _watchable_table(request, table_id)
+    table = pages.watchable_table(request, table_id)
     hand = get_object_or_404(
         Hand.objects.select_related("game"),
         game__table=table,
@@ -227,7 +225,7 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     table = get_object_or_404(Table.objects.select_related("created_by"), pk=table_id)
     if not _same_token(table.invite_token, token):
         raise Http404
-    if can_watch(request.user, table):
+    if may_see(request.user, table):
         return redirect("games:table", table.pk)
     started = table.status != Table.Status.LOBBY
     if request.method == "POST":
@@ -240,14 +238,14 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
                 raise Http404 from refused
             messages.error(request, refused.message)
             table.refresh_from_db()  # it may have started meanwhile
-            return _join_page(request, table, status=refused.status)
+            return pages.join_page(request, table, status=refused.status)
         if started:
             watching = _("Vous regardez la partie en spectateur : aucune main n'est montrée.")
             messages.info(request, watching)
         else:
             messages.success(request, _("Vous êtes invité : choisissez votre place."))
         return redirect("games:table", table.pk)
-    return _join_page(request, table)
+    return pages.join_page(request, table)
 
 
 # ---------------------------------------------------------------------------------------
@@ -257,7 +255,7 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     page = _page(request, table, "invites")
     form = InviteForm(request.POST)
     # The reason is shown on the field; the notice only says that nothing was sent.
@@ -288,7 +286,7 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
 def table_revoke_link(request: HttpRequest, table_id: int) -> HttpResponse:
     """A new link; in the lobby the invitations panel comes back, once started (spectators
     allowed) the panel of the spectators' link."""
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     fragment = "invites" if table.status == Table.Status.LOBBY else "spectator_link"
     return _act(
         request,
@@ -394,7 +392,7 @@ def table_remove_bot(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def table_start(request: HttpRequest, table_id: int) -> HttpResponse:
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     try:
         lobby.start(table=table, by=request.user)
     except ServiceError as refused:
@@ -416,7 +414,7 @@ def _page(request: HttpRequest, table: Table, fragment: str) -> htmx.Page:
 
     def context(**extra) -> dict:
         table.refresh_from_db()
-        return _table_context(request, table, **extra)
+        return pages.table_context(request, table, **extra)
 
     return htmx.Page("games/table.html", fragment, context, reverse("games:table", args=[table.pk]))
 
@@ -430,7 +428,7 @@ def _act(
     success: str,
 ) -> HttpResponse:
     """Validate the form, call the lobby with the table, answer with the fragment."""
-    table = _visible_table(request, table_id)
+    table = pages.visible_table(request, table_id)
     return htmx.act(
         request,
         _page(request, table, fragment),
@@ -449,19 +447,19 @@ def _board_answer(
     if not request.htmx:
         getattr(messages, level)(request, text)
         return redirect("games:table", table.pk)
-    table = _watchable_table(request, table.pk)
+    table = pages.watchable_table(request, table.pk)
     # A success is seen on the board itself; only a refusal or a warning is written.
     notice = None if status == 200 else {"level": level, "text": text}
     if table.current_hand_id is None:
         # No board yet (the lobby): the page's whole table comes back instead, with the
         # message among the seats.
         notice = {"level": level, "text": text, "fragment": "seats"}
-        context = _table_context(request, table, notice=notice)
+        context = pages.table_context(request, table, notice=notice)
         response = render(request, "games/table.html#table", context, status=status)
         response["HX-Retarget"] = "#table"
         response["HX-Reswap"] = "outerHTML"
         return response
-    context = _table_context(request, table, notice=notice)
+    context = pages.table_context(request, table, notice=notice)
     return render(request, "games/table.html#board", context, status=status)
 
 
@@ -480,92 +478,5 @@ def _redirect(request: HttpRequest, url: str) -> HttpResponse:
     return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
-def _visible_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may see it; otherwise it does not exist for them."""
-    return get_object_or_404(
-        visible_tables(request.user).select_related("created_by", "current_hand__game"),
-        pk=table_id,
-    )
-
-
-def _watchable_table(request: HttpRequest, table_id: int) -> Table:
-    """The table, if the user may watch it (``can_watch``: never a stranger, whatever
-    ``allow_spectators`` says; a spectator came by the invitation link); else a 404.
-
-    Its seats come with it (``table_seats``): whoever sits at the table may watch it.
-    """
-    table = get_object_or_404(
-        Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
-    )
-    if not may_watch(request.user, table):
-        raise Http404
-    return table
-
-
 def _same_token(expected: str, given: str) -> bool:
     return secrets.compare_digest(expected.encode(), given.encode())
-
-
-def _join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
-    """The page of the invitation link: the table and "Rejoindre la table" (or "Regarder
-    la partie" once started, spectators allowed); once the game has started without
-    spectators, only that it has, nothing of the table."""
-    if table.status != Table.Status.LOBBY and not table.allow_spectators:
-        return render(request, "games/join.html", {"started": True}, status=status)
-    context = {"table": table, "preset_label": PRESET_LABELS[table.preset]}
-    return render(request, "games/join.html", context, status=status)
-
-
-def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
-    user = request.user
-    seats = table_seats(table)
-    my_seat = next((s for s in seats if s.user_id == user.pk), None)
-    is_creator = table.created_by_id == user.pk
-    in_lobby = table.status == Table.Status.LOBBY
-    free = [s for s in seats if s.is_free]
-    anyone_seated = any(s.user_id is not None for s in seats)
-    game = table.current_hand.game if table.current_hand_id else None
-    turn_seat = seats[table.turn] if table.turn is not None else None
-    my_result = None
-    if game is not None and game.winner is not None and my_seat is not None:
-        my_result = "won" if game.winner == my_seat.position % 2 else "lost"
-    context = {
-        "table": table,
-        "preset_label": PRESET_LABELS[table.preset],
-        "rules": table.rules,
-        "seats": seats,
-        "my_seat": my_seat,
-        "is_creator": is_creator,
-        "in_lobby": in_lobby,
-        "can_manage": is_creator and in_lobby,
-        "free_count": len(free),
-        "anyone_seated": anyone_seated,
-        # What lobby.start accepts: the button shows only then (else what is missing).
-        "can_start": in_lobby and anyone_seated and (not free or table.fill_with_bots),
-        "game": game,
-        "my_result": my_result,
-        "turn_seat": turn_seat,
-        "your_turn": turn_seat is not None and turn_seat.user_id == user.pk,
-        "deadline": table.deadline,
-        "seat_choices": SEAT_CHOICES,
-        "bot_levels": BotLevel.choices,
-        "invite_form": InviteForm(),
-        "notice": None,
-        "board": None,
-    }
-    if table.current_hand_id is not None:
-        board = table_board(table, user)
-        board.hide_summary(request.session.get(SUMMARY_SEEN.format(table.pk)))
-        context["board"] = board
-    if is_creator and (in_lobby or table.allow_spectators):
-        # In the lobby the link invites players; once started, spectators (if allowed).
-        context["invite_url"] = request.build_absolute_uri(
-            reverse("games:join", args=[table.pk, table.invite_token])
-        )
-    if is_creator and in_lobby:
-        context["invitations"] = list(
-            table.invitations.select_related("user").order_by("created_at")
-        )
-        context["seated_ids"] = {s.user_id for s in seats if s.user_id is not None}
-    context.update(extra)
-    return context

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
-from games.tables.selectors import visible_tables
+from games.tables.access import visible_tables
 from games.tournaments import pairing
 from games.tournaments.formats.knockout import bracket_size, knockout_round_count
 from games.tournaments.service import history, planned_rounds

@@ -336,7 +336,9 @@ def _close_round(
                 round_id=round_id, result="", table__isnull=False
             ).values_list("table_id", flat=True)
         )
-        tables = {pk: service._lock(pk) for pk in table_ids}  # tables first, then the tournament
+        tables = {
+            pk: service.lock_table(pk) for pk in table_ids
+        }  # tables first, then the tournament
         round_ = TournamentRound.objects.get(pk=round_id)
         tournament = lock_tournament(round_.tournament_id)
         round_.refresh_from_db()

@@ -10,7 +10,8 @@ from django.urls import reverse
 from accounts.clubs import service as clubs
 from games.models import Table
 from games.tables import lobby
-from games.tables.selectors import can_view, dashboard, visible_tables
+from games.tables.access import may_see, visible_tables
+from games.tables.selectors import dashboard
 from games.tables.service import ServiceError
 from tests.clubs.helpers import client_for, htmx_post, make_club, url
 from tests.factories import make_user
@@ -181,7 +182,7 @@ def test_leaving_the_club_removes_a_lobby_table(club_table, club, member):
 
     assert client.get(table_url("table", club_table)).status_code == 404
     assert client.post(table_url("take_seat", club_table), {"position": 0}).status_code == 404
-    assert not can_view(member, club_table)
+    assert not may_see(member, club_table)
 
 
 def test_a_seated_player_keeps_the_seat_after_leaving(club_table, club, member):

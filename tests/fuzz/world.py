@@ -35,7 +35,7 @@ from accounts.models import Club, ClubInvitation, ClubRole, JoinRequest, Members
 from accounts.unsubscribe import unsubscribe_token
 from games.models import Pace, Table, Tournament
 from games.tables import lobby, service
-from games.timing import sweep as timing
+from games.timing.absence import replace_absent
 from games.tournaments import service as tournaments
 from tests.factories import fixed_deck, make_user, play_to_the_end
 from tests.table_page.helpers import finish_hand, take_at_once
@@ -185,7 +185,7 @@ def build() -> World:
     live = _started(players, creator=claire, seed=5, pace=Pace.LIVE, move_seconds=60)
     stood_in = _to_act(live)
     with time_machine.travel(timezone.now() + datetime.timedelta(minutes=10), tick=False):
-        assert timing.replace_absent(live.pk, live.version).applied
+        assert replace_absent(live.pk, live.version).applied
 
     sacha = make_user("sacha")
     lobby.join_by_link(table=card_play, user=sacha, token=card_play.invite_token)

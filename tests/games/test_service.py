@@ -31,6 +31,7 @@ from games.tables import service
 from games.tables.selectors import hand_state
 from games.tables.service import SeatAgent, ServiceError
 from games.tables.verification import verify_table
+from games.timing.absence import check_absent_task
 from tests.factories import (
     make_table,
     make_user,
@@ -489,7 +490,7 @@ def test_one_move_late_in_a_game_stays_within_the_budget(django_assert_max_num_q
 
 
 def bot_tasks():
-    return DBTaskResult.objects.filter(task_path="games.tasks.play_bot_move_task")
+    return DBTaskResult.objects.filter(task_path=service.play_bot_move_task.module_path)
 
 
 def queued_tasks() -> list[str]:
@@ -533,7 +534,7 @@ def test_a_move_before_a_humans_turn_queues_the_clock_and_no_bot_task():
     # The deadline's expiry and the absence check (a live table): in the transaction.
     rows = DBTaskResult.objects.all()
     new = sorted(r.task_path for r in rows if r.args_kwargs["kwargs"]["version"] == outcome.version)
-    assert new == ["games.tasks.check_absent_task", "games.tasks.expire_deadline_task"]
+    assert new == sorted([check_absent_task.module_path, service.expire_deadline_task.module_path])
     assert not bot_tasks().exists()
 
 

@@ -41,9 +41,10 @@ from redis import asyncio as aioredis
 
 from belote_site import outage
 from belote_site.settings.base import redis_caches, redis_channel_layers
+from games import tasks as worker_tasks
 from games.models import Action, Pace, Table
 from games.tables import presence, service
-from games.timing import sweep as timing
+from games.timing.sweep import sweep
 from tests.accounts.conftest import PASSWORD, make_player
 from tests.factories import fixed_deck, make_table, make_user, make_users
 from tests.live.conftest import board_of, drain, receive, run, socket_headers
@@ -103,7 +104,7 @@ def table(people) -> Table:
 
 def queued(name: str, table: Table) -> set[int]:
     """The versions of ``table`` for which a task ``name`` is queued."""
-    rows = DBTaskResult.objects.filter(task_path=f"games.tasks.{name}")
+    rows = DBTaskResult.objects.filter(task_path=getattr(worker_tasks, name).module_path)
     return {
         row.args_kwargs["kwargs"]["version"]
         for row in rows
@@ -156,11 +157,11 @@ def test_the_sweep_plays_a_stalled_bot_and_stands_in_for_nobody(table, people, r
     DBTaskResult.objects.all().delete()  # the worker died with its queue
 
     with after(fresh(table).updated_at, settings.BOT_STALL_SECONDS):
-        assert timing.sweep() == 1  # South's stalled move
+        assert sweep() == 1  # South's stalled move
     table = fresh(table)
     assert table.turn in (E, W)  # East, or West to lead if South took
     with after(table.updated_at, settings.LIVE_GRACE_SECONDS):
-        assert timing.sweep() == 0
+        assert sweep() == 0
 
     assert not table.seats.get(position=table.turn).stand_in
     assert fresh(table).version == table.version

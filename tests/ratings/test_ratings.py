@@ -18,7 +18,7 @@ from games.models import Game, Pace, RatingChange, Table
 from games.ratings import service as ratings
 from games.ratings.service import DEFAULT_SKILL, Skill, rate_game, rebuild_ratings, updated_skills
 from games.tables import lobby
-from games.timing import sweep as timing
+from games.timing.absence import replace_absent
 from tests.factories import make_users, play_to_the_end, started_table
 from tests.ratings.helpers import figures, forfeit_game, forfeit_table, play_out
 from tests.timing.helpers import after, fresh, playing_table
@@ -219,7 +219,7 @@ def test_a_game_where_a_bot_stood_in_for_an_absent_player_is_still_rated():
     table = playing_table(pace=Pace.LIVE, move_seconds=300)
     started = table.actions.get(kind="start").created_at
     with after(started, seconds=61):
-        assert timing.replace_absent(table.pk, table.version).applied
+        assert replace_absent(table.pk, table.version).applied
     absent = fresh(table).seats.get(stand_in=True)
 
     table = play_out(table, seed=6)

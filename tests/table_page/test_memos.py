@@ -171,7 +171,7 @@ def test_a_forfeited_game_still_shows_its_board(table, players):
     table.refresh_from_db()
     hand = table.current_hand
     moves = hand_actions(hand)
-    service._log(table, hand, None, "forfeit", {"team": 0, "winner": 1, "timeouts": 1})
+    service.append_action(table, hand, None, "forfeit", {"team": 0, "winner": 1, "timeouts": 1})
     Table.objects.filter(pk=table.pk).update(
         status=Table.Status.FINISHED, version=table.version + 1, turn=None
     )

@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.models import Action, Table, TimeoutPolicy
 from games.tables import service
 from games.tables.verification import verify_table
-from games.timing import sweep as timing
+from games.timing.sweep import sweep
 from tests.factories import play_random_move
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after, fresh, playing_table, timeout_moves
@@ -56,7 +56,7 @@ def test_before_the_deadline_nothing_happens():
 
     with after(table.deadline, seconds=-1):
         assert service.expire_deadline(table.pk, table.version) is None
-        assert timing.sweep() == 0
+        assert sweep() == 0
 
     assert timeout_moves(table) == []
 
@@ -70,7 +70,7 @@ def test_the_bot_never_moves_for_a_player_whose_move_is_already_in():
     with after(old_deadline):
         assert service.expire_deadline(table.pk, old_version) is None
         assert service.play_bot_move(table.pk, old_version) is None
-        assert timing.sweep() == 0
+        assert sweep() == 0
 
     assert timeout_moves(table) == []
     assert fresh(table).version == old_version + 1
@@ -81,7 +81,7 @@ def test_the_task_and_the_sweep_together_play_the_move_once():
 
     with after(table.deadline):
         first = service.expire_deadline(table.pk, table.version)
-        assert timing.sweep() == 0  # the next deadline has not passed
+        assert sweep() == 0  # the next deadline has not passed
         assert service.expire_deadline(table.pk, table.version) is None
 
     assert first.applied and len(timeout_moves(table)) == 1

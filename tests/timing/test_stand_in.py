@@ -14,7 +14,8 @@ from django_tasks_db.models import DBTaskResult
 
 from games.models import Action, Pace
 from games.tables import presence, service
-from games.timing import sweep as timing
+from games.timing.absence import check_absent_task, note_absent, note_back, replace_absent
+from games.timing.sweep import sweep
 from tests.factories import seated_user
 from tests.tables.helpers import client_for, htmx_post
 from tests.timing.helpers import after, fresh, playing_table, timeout_moves
@@ -42,10 +43,10 @@ def test_an_absent_player_is_replaced_after_the_grace_period_and_the_bot_plays()
     seat = table.turn
 
     with after(started_at(table), seconds=59):
-        assert timing.sweep() == 0
+        assert sweep() == 0
     with after(started_at(table), seconds=61):
-        assert timing.sweep() == 1
-        assert timing.sweep() == 0
+        assert sweep() == 1
+        assert sweep() == 0
 
     table = fresh(table)
     assert table.seats.get(position=seat).stand_in and table.deadline is None
@@ -63,21 +64,21 @@ def test_a_connected_player_is_not_replaced(monkeypatch):
     monkeypatch.setattr(presence, "connected", lambda table_id, user_ids: set(user_ids))
 
     with after(started_at(table), seconds=61):
-        assert timing.sweep() == 0
+        assert sweep() == 0
 
 
 def test_an_async_table_has_no_stand_in():
     table = playing_table()
 
     with after(started_at(table), seconds=61):
-        assert timing.replace_absent(table.pk, table.version) is None
+        assert replace_absent(table.pk, table.version) is None
 
 
 def test_reprendre_ma_place_ends_the_stand_in_and_restarts_the_clock():
     table = live_table()
     seat = table.turn
     with after(started_at(table), seconds=61):
-        timing.sweep()
+        sweep()
     user = seated_user(table, seat)
 
     response = htmx_post(client_for(user), f"/tables/{table.pk}/reprendre/")
@@ -93,9 +94,9 @@ def test_coming_back_to_the_page_ends_the_stand_in():
     table = live_table()
     seat = table.turn
     with after(started_at(table), seconds=61):
-        timing.sweep()
+        sweep()
 
-    timing.note_back(table.pk, seated_user(table, seat))
+    note_back(table.pk, seated_user(table, seat))
 
     assert not fresh(table).seats.get(position=seat).stand_in
 
@@ -107,9 +108,9 @@ def test_on_a_30_second_clock_the_stand_in_comes_at_half_the_time_per_move():
     seat = table.turn
 
     with after(started_at(table), seconds=14):
-        assert timing.sweep() == 0
+        assert sweep() == 0
     with after(started_at(table), seconds=16):
-        assert timing.sweep() == 1
+        assert sweep() == 1
 
     table = fresh(table)
     assert table.seats.get(position=seat).stand_in and table.deadline is None
@@ -120,15 +121,15 @@ def test_a_page_closed_on_a_30_second_clock_is_checked_again_after_15_seconds():
     table = playing_table(pace=Pace.LIVE, move_seconds=30)
     user = seated_user(table, table.turn)
 
-    checks = DBTaskResult.objects.filter(task_path="games.tasks.check_absent_task")
+    checks = DBTaskResult.objects.filter(task_path=check_absent_task.module_path)
     queued = list(checks.values_list("pk", flat=True))  # with the turn (games/tables/service.py)
 
     with after(started_at(table), seconds=2):
-        timing.note_absent(table.pk, user.pk)
+        note_absent(table.pk, user.pk)
         (check,) = checks.exclude(pk__in=queued)
         assert check.run_after == timezone.now() + datetime.timedelta(seconds=15)
     with after(started_at(table), seconds=18):  # the page has been closed for 16 s
-        assert timing.replace_absent(table.pk, table.version).applied
+        assert replace_absent(table.pk, table.version).applied
 
     assert fresh(table).seats.get(position=table.turn).stand_in
 
@@ -141,7 +142,7 @@ def test_a_turn_at_a_30_second_clock_is_checked_for_absence_after_15_seconds(
     with django_capture_on_commit_callbacks(execute=True):
         table = playing_table(pace=Pace.LIVE, move_seconds=30)
 
-    (check,) = DBTaskResult.objects.filter(task_path="games.tasks.check_absent_task")
+    (check,) = DBTaskResult.objects.filter(task_path=check_absent_task.module_path)
 
     assert check.run_after - started_at(table) == pytest.approx(
         datetime.timedelta(seconds=15), abs=datetime.timedelta(seconds=1)

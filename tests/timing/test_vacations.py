@@ -14,7 +14,7 @@ from django.utils import timezone
 from accounts.models import Vacation
 from accounts.vacations import VacationError, cancel_vacation, declare_vacation
 from games.tables import service
-from games.timing import sweep as timing
+from games.timing.sweep import sweep
 from tests.factories import seated_user
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after, fresh, playing_table, timeout_moves
@@ -43,10 +43,10 @@ def test_a_vacation_stops_the_clock_of_the_player_to_act():
     assert new - midnight(today + 2 * DAY) == datetime.timedelta(hours=1)
     assert abs(old - start - datetime.timedelta(hours=1)) < datetime.timedelta(seconds=1)
     with after(old):
-        assert timing.sweep() == 0
+        assert sweep() == 0
         assert service.expire_deadline(table.pk, table.version) is None
     with after(new):
-        assert timing.sweep() == 1
+        assert sweep() == 1
     assert len(timeout_moves(table)) == 1
 
 
@@ -104,9 +104,9 @@ def test_cancelling_a_vacation_under_way_keeps_the_time_it_paused(monday_turn):
     assert deadline == local(2026, 3, 4, 21)
     assert Vacation.objects.get(pk=vacation.pk).end == MONDAY + DAY  # Tuesday stays used
     traveller.move_to(deadline - datetime.timedelta(minutes=1))
-    assert timing.sweep() == 0 and timeout_moves(table) == []  # no bot on the return
+    assert sweep() == 0 and timeout_moves(table) == []  # no bot on the return
     traveller.move_to(deadline + datetime.timedelta(seconds=1))
-    assert timing.sweep() == 1 and len(timeout_moves(table)) == 1
+    assert sweep() == 1 and len(timeout_moves(table)) == 1
 
 
 def test_cancelling_a_vacation_begun_today_keeps_the_hours_it_paused(monday_turn):

@@ -15,8 +15,9 @@ from django.test import override_settings
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
+from games import tasks as worker_tasks
 from games.models import Pace
-from games.timing import sweep as timing
+from games.timing import sweep
 from tests.factories import make_user
 from tests.timing.helpers import after, fresh, playing_table, run_worker, timeout_moves
 
@@ -27,7 +28,7 @@ pytestmark = [
 
 
 def tasks(name: str):
-    return DBTaskResult.objects.filter(task_path=f"games.tasks.{name}")
+    return DBTaskResult.objects.filter(task_path=getattr(worker_tasks, name).module_path)
 
 
 def test_the_deadline_task_and_the_sweep_play_the_timeout_once():
@@ -109,7 +110,7 @@ def test_a_sweep_that_fails_still_schedules_the_next_one(monkeypatch):
     def locked() -> int:
         raise OperationalError("database is locked")
 
-    monkeypatch.setattr(timing, "sweep", locked)  # the boundary: the sweep's own work
+    monkeypatch.setattr(sweep, "sweep", locked)  # the boundary: the sweep's own work
     call_command("belote_sweep", "--schedule", verbosity=0)
 
     with after(timezone.now(), seconds=61):

@@ -13,7 +13,8 @@ behind; a sweep row left RUNNING by a dead worker never counts as scheduled.
 
 from django.core.management.base import BaseCommand
 
-from games.timing import sweep as timing
+from games.tasks import schedule_sweep
+from games.timing.sweep import sweep
 from games.tournaments import service as tournaments
 
 
@@ -32,10 +33,10 @@ class Command(BaseCommand):
 
     def handle(self, *args, schedule: bool = False, **options):
         if schedule:
-            queued = timing.schedule_sweep()
+            queued = schedule_sweep()
             self.stdout.write("sweep scheduled" if queued else "sweep already scheduled")
             return
-        moved = timing.sweep()
+        moved = sweep()
         rounds = tournaments.sweep_round_deadlines()
         self.stdout.write(f"{moved} table(s) moved")
         self.stdout.write(f"{rounds} tournament round(s) closed")

@@ -1,0 +1,63 @@
+"""Who may see a table: the one access policy of the tables, in two forms that agree.
+
+``may_see(user, table)`` for one table (its page, board, history, replay and websocket,
+and every lobby action, which also needs a seat or the creator's rights), and
+``visible_tables(user)`` for a query. A table is seen by its creator, whoever sits at it,
+whoever was invited (by name, or by the link: a spectator is someone who opened the link
+once the game had started, on a table that lets spectators in, recorded as their
+invitation by ``lobby.join_by_link``; they see it without any hand,
+``engine.view(state, None)``), and the members of its club. Nobody else: a private table
+never opens to a stranger, whatever ``allow_spectators`` says (table ids are sequential),
+and the views answer 404. A club table is seen through the membership only: whoever
+leaves the club no longer sees it, unless they sit at it. Moves still need a seat.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from accounts.models import Membership
+from games.models import Table
+
+
+def may_see(user, table: Table) -> bool:
+    """Whether ``user`` may see ``table``. The seats are read from the table when they came
+    with it (``board.table_seats``), else asked for."""
+    if not getattr(user, "is_authenticated", False):
+        return False
+    if table.created_by_id == user.pk:
+        return True
+    seats = getattr(table, "_prefetched_objects_cache", {}).get("seats")
+    if seats is not None:
+        seated = any(seat.user_id == user.pk for seat in seats)
+    else:
+        seated = table.seats.filter(user=user).exists()
+    return (
+        seated
+        or table.invitations.filter(user=user).exists()
+        or (
+            table.club_id is not None
+            and Membership.objects.filter(club_id=table.club_id, user=user).exists()
+        )
+    )
+
+
+def own_tables(user) -> QuerySet[Table]:
+    """The tables that are ``user``'s: created by them, where they sit, or invited to."""
+    if not getattr(user, "is_authenticated", False):
+        return Table.objects.none()
+    return Table.objects.filter(
+        Q(created_by=user) | Q(seats__user=user) | Q(invitations__user=user)
+    ).distinct()
+
+
+def visible_tables(user) -> QuerySet[Table]:
+    """The tables ``user`` may see (``may_see``, as a query)."""
+    if not getattr(user, "is_authenticated", False):
+        return Table.objects.none()
+    return Table.objects.filter(
+        Q(created_by=user)
+        | Q(seats__user=user)
+        | Q(invitations__user=user)
+        | Q(club__memberships__user=user)
+    ).distinct()

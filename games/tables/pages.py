@@ -1,0 +1,96 @@
+"""What the table pages show, worked out once per answer: the table the user may open
+(``visible_table``, ``watchable_table``: a 404 for anyone else), the context of the table
+page (``table_context``: every fact the template reads, each computed once) and the page
+of the invitation link (``join_page``). games/tables/views.py parses the requests and
+calls the services; it renders with these."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+
+from games.models import SEAT_CHOICES, BotLevel, Table
+from games.tables.access import may_see, visible_tables
+from games.tables.board import SUMMARY_SEEN, table_board, table_seats
+from games.tables.forms import PRESET_LABELS, InviteForm
+
+
+def visible_table(request: HttpRequest, table_id: int) -> Table:
+    """The table, if the user may see it; otherwise it does not exist for them."""
+    return get_object_or_404(
+        visible_tables(request.user).select_related("created_by", "current_hand__game"),
+        pk=table_id,
+    )
+
+
+def watchable_table(request: HttpRequest, table_id: int) -> Table:
+    """The table, if the user may see it (``access.may_see``: never a stranger, whatever
+    ``allow_spectators`` says; a spectator came by the invitation link); else a 404.
+
+    Its seats come with it (``table_seats``), which the check and the page then read.
+    """
+    table = get_object_or_404(
+        Table.objects.select_related("created_by", "current_hand__game"), pk=table_id
+    )
+    table_seats(table)
+    if not may_see(request.user, table):
+        raise Http404
+    return table
+
+
+def join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
+    """The page of the invitation link: the table and "Rejoindre la table" (or "Regarder
+    la partie" once started, spectators allowed); once the game has started without
+    spectators, only that it has, nothing of the table."""
+    if table.status != Table.Status.LOBBY and not table.allow_spectators:
+        return render(request, "games/join.html", {"started": True}, status=status)
+    context = {"table": table, "preset_label": PRESET_LABELS[table.preset]}
+    return render(request, "games/join.html", context, status=status)
+
+
+def table_context(request: HttpRequest, table: Table, **extra) -> dict:
+    user = request.user
+    seats = table_seats(table)
+    my_seat = next((s for s in seats if s.user_id == user.pk), None)
+    is_creator = table.created_by_id == user.pk
+    in_lobby = table.status == Table.Status.LOBBY
+    free = [s for s in seats if s.is_free]
+    anyone_seated = any(s.user_id is not None for s in seats)
+    turn_seat = seats[table.turn] if table.turn is not None else None
+    context = {
+        "table": table,
+        "preset_label": PRESET_LABELS[table.preset],
+        "rules": table.rules,
+        "seats": seats,
+        "my_seat": my_seat,
+        "in_lobby": in_lobby,
+        "can_manage": is_creator and in_lobby,
+        "free_count": len(free),
+        "anyone_seated": anyone_seated,
+        # What lobby.start accepts: the button shows only then (else what is missing).
+        "can_start": in_lobby and anyone_seated and (not free or table.fill_with_bots),
+        "turn_seat": turn_seat,
+        "deadline": table.deadline,
+        "seat_choices": SEAT_CHOICES,
+        "bot_levels": BotLevel.choices,
+        "invite_form": InviteForm(),
+        "notice": None,
+        "board": None,
+    }
+    if table.current_hand_id is not None:
+        board = table_board(table, user)
+        board.hide_summary(request.session.get(SUMMARY_SEEN.format(table.pk)))
+        context["board"] = board
+    if is_creator and (in_lobby or table.allow_spectators):
+        # In the lobby the link invites players; once started, spectators (if allowed).
+        context["invite_url"] = request.build_absolute_uri(
+            reverse("games:join", args=[table.pk, table.invite_token])
+        )
+    if is_creator and in_lobby:
+        context["invitations"] = list(
+            table.invitations.select_related("user").order_by("created_at")
+        )
+        context["seated_ids"] = {s.user_id for s in seats if s.user_id is not None}
+    context.update(extra)
+    return context

@@ -1,0 +1,33 @@
+"""A stand-in bot plays for an absent live player (games/timing/absence.py decides when
+one comes); the player takes their seat back here, from the table page or by opening it
+again."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from games.models import Seat
+from games.tables import service
+from games.tables.clock import turn_deadline
+
+
+def take_back_seat(*, table_id: int, user) -> service.Outcome:
+    """The player is back: their stand-in stops and their clock starts again."""
+    with transaction.atomic():
+        table = service.lock_table(table_id)
+        seat = Seat.objects.filter(table=table, user=user).first()
+        if seat is None:
+            raise service.ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+        if not seat.stand_in:
+            return service.Outcome(table.version, False)
+        seat.stand_in = False
+        seat.save(update_fields=["stand_in"])
+        payload = {"seat": seat.position}
+        table.version = service.append_action(
+            table, None, user, "take_back", payload, seat=seat.position
+        )
+        table.deadline = turn_deadline(table, list(table.seats.all()))
+        table.save(update_fields=["version", "deadline", "updated_at"])
+        service.follow_up(table.pk, table.version, False, clock=table)
+    return service.Outcome(table.version, True)
