@@ -28,6 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from belote_site import htmx
 from games import live, lobby, notifications, service, timing
 from games.board import SUMMARY_SEEN, hand_replay, may_watch, table_board, table_seats
+from games.consumers import NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY_SOCKETS
 from games.forms import (
     BotForm,
     InviteForm,
@@ -38,6 +39,7 @@ from games.forms import (
     TableForm,
 )
 from games.models import SEAT_CHOICES, BotLevel, Hand, Table
+from games.presence import HEARTBEAT
 from games.selectors import (
     Section,
     can_watch,
@@ -49,6 +51,15 @@ from games.tables.catalogue import PRESET_LABELS
 
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.lobby
 MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
+
+# What static/js/table.js must know of the server: the heartbeat of an open page and the
+# close codes that end the socket for good (templates/games/table/script.html).
+TABLE_SOCKET = {
+    "heartbeat_ms": HEARTBEAT * 1000,
+    "not_logged_in": NOT_LOGGED_IN,
+    "not_allowed": NOT_ALLOWED,
+    "too_many": TOO_MANY_SOCKETS,
+}
 
 SECTION_TITLES = {
     Section.YOUR_TURN: gettext_lazy("À vous de jouer"),
@@ -115,7 +126,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
     notifications.table_seen(request.user.pk, table.pk)
-    template = "games/table.html#table" if request.htmx else "games/table.html"
+    template = "games/table/table.html" if request.htmx else "games/table.html"
     return render(request, template, _table_context(request, table))
 
 
@@ -127,7 +138,7 @@ def table_board_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     if table.current_hand_id is None:
         raise Http404
     _note_dismissed_summary(request, table)
-    return render(request, "games/table.html#board", _table_context(request, table))
+    return render(request, "games/table/board.html", _table_context(request, table))
 
 
 @login_required
@@ -416,7 +427,8 @@ def _page(request: HttpRequest, table: Table, fragment: str) -> htmx.Page:
         table.refresh_from_db()
         return _table_context(request, table, **extra)
 
-    return htmx.Page("games/table.html", fragment, context, reverse("games:table", args=[table.pk]))
+    url = reverse("games:table", args=[table.pk])
+    return htmx.Page("games/table.html", fragment, context, url, f"games/table/{fragment}.html")
 
 
 def _act(
@@ -455,12 +467,12 @@ def _board_answer(
         # message among the seats.
         notice = {"level": level, "text": text, "fragment": "seats"}
         context = _table_context(request, table, notice=notice)
-        response = render(request, "games/table.html#table", context, status=status)
+        response = render(request, "games/table/table.html", context, status=status)
         response["HX-Retarget"] = "#table"
         response["HX-Reswap"] = "outerHTML"
         return response
     context = _table_context(request, table, notice=notice)
-    return render(request, "games/table.html#board", context, status=status)
+    return render(request, "games/table/board.html", context, status=status)
 
 
 def _note_dismissed_summary(request: HttpRequest, table: Table) -> None:
@@ -550,6 +562,7 @@ def _table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "invite_form": InviteForm(),
         "notice": None,
         "board": None,
+        "socket": TABLE_SOCKET,
     }
     if table.current_hand_id is not None:
         board = table_board(table, user)
