@@ -19,7 +19,6 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from games.bots.cautious import cautious_action
 from games.bots.heuristic import heuristic_action, knowledge_of
 from games.rules import Action, HandState, legal_actions
 from games.rules.actions import gettext_noop
@@ -45,7 +44,6 @@ def heuristic(state: HandState, rng: random.Random) -> Action:
 LEVELS: tuple[Level, ...] = (
     Level("random", gettext_noop("Débutant (aléatoire)"), random_action),
     Level("heuristic", gettext_noop("Confirmé"), heuristic),
-    Level("cautious", gettext_noop("Prudent"), cautious_action),
 )
 BOT_LEVELS = tuple(level.name for level in LEVELS)
 _BY_NAME = {level.name: level for level in LEVELS}
