@@ -8,15 +8,10 @@ new choice.
 
 from __future__ import annotations
 
-from games.tournaments.formats import double_round_robin, knockout, round_robin, swiss
+from games.tournaments.formats import knockout, round_robin, swiss
 from games.tournaments.formats.base import Format
 
-FORMATS: tuple[Format, ...] = (
-    round_robin.FORMAT,
-    swiss.FORMAT,
-    knockout.FORMAT,
-    double_round_robin.FORMAT,
-)
+FORMATS: tuple[Format, ...] = (round_robin.FORMAT, swiss.FORMAT, knockout.FORMAT)
 FORMATS_BY_NAME = {format.name: format for format in FORMATS}
 
 
