@@ -5,9 +5,9 @@ they are told of a turn. A new channel (web push, say) is a new module here with
 
 from __future__ import annotations
 
-from games.notifications.channels import email, inapp, webpush
+from games.notifications.channels import email, inapp
 from games.notifications.channels.base import Channel
 
-CHANNELS: tuple[Channel, ...] = (inapp.CHANNEL, email.CHANNEL, webpush.CHANNEL)
+CHANNELS: tuple[Channel, ...] = (inapp.CHANNEL, email.CHANNEL)
 
 __all__ = ["CHANNELS", "Channel"]
