@@ -32,10 +32,7 @@ class TableOption:
 # Salon, stekius' exchange of the trump 7; belote_com has none.
 PRESET_OPTIONS: dict[str, tuple[TableOption, ...]] = {
     "classique": (TableOption("announces", ("off", "auto")),),
-    "annonces": (
-        TableOption("announces", ("declared", "auto")),
-        TableOption("must_undertrump", (True, False)),
-    ),
+    "annonces": (TableOption("announces", ("declared", "auto")),),
     "moderne": (
         TableOption("redeal_main_nulle", (True, False)),
         TableOption("redeal_four_sevens", (True, False)),
@@ -88,7 +85,6 @@ OPTION_LABELS = {
     ),
     "litige": _("Égalité (litige)"),
     "belote_kept": _("Dedans ou en litige, le preneur garde sa belote"),
-    "must_undertrump": _("Pisser : sous-couper quand on ne peut pas surcouper"),
 }
 ANNOUNCE_LABELS = {
     "off": _("Sans annonces (la belote seule)"),
