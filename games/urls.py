@@ -35,7 +35,6 @@ urlpatterns = [
     table_path("spectateurs/", views.table_spectators, "spectators"),
     table_path("plateau/", views.table_board_fragment, "board"),
     table_path("jouer/", views.table_play, "play"),
-    table_path("regles/", views.table_rules, "rules"),
     table_path("reprendre/", views.table_take_back, "take_back"),
     table_path("donnes/<int:game_number>/<int:hand_number>/", views.hand_history, "hand"),
 ]

@@ -259,14 +259,6 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
     return _join_page(request, table)
 
 
-@login_required
-def table_rules(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The table's rules in words: its preset, target and the options it changes."""
-    table = _visible_table(request, table_id)
-    context = {"table": table, "preset_label": PRESET_LABELS[table.preset], "rules": table.rules}
-    return render(request, "games/rules.html", context)
-
-
 # ---------------------------------------------------------------------------------------
 # Lobby actions (POST only)
 
