@@ -30,21 +30,27 @@ class Page:
 
     ``context(**extra)`` builds the page's context as it is now (reading it again from
     the database); ``extra`` carries the notice and, after a refusal, the bound form.
-    ``fragment`` names the template partial htmx swaps; ``url`` is where a plain POST
-    goes after a success.
+    ``fragment`` names the part htmx swaps: the partial ``template#fragment``, or its own
+    file ``fragment_template``; ``url`` is where a plain POST goes after a success.
     """
 
     template: str
     fragment: str
     context: Callable[..., dict]
     url: str
+    fragment_template: str = ""
+
+    @property
+    def part(self) -> str:
+        """The template htmx gets back."""
+        return self.fragment_template or f"{self.template}#{self.fragment}"
 
 
 def done(request: HttpRequest, page: Page, text: str) -> HttpResponse:
     """The action succeeded: htmx gets the fragment with ``text``, a plain POST a redirect."""
     if request.htmx:
         context = page.context(notice={"level": "success", "text": text})
-        return render(request, f"{page.template}#{page.fragment}", context)
+        return render(request, page.part, context)
     messages.success(request, text)
     return redirect(page.url)
 
@@ -56,7 +62,7 @@ def refused(request: HttpRequest, page: Page, text: str, status: int, **extra) -
     if request.htmx:
         notice = {"level": "error", "text": text, "fragment": page.fragment}
         context = page.context(notice=notice, **extra)
-        return render(request, f"{page.template}#{page.fragment}", context, status=status)
+        return render(request, page.part, context, status=status)
     messages.error(request, text)
     return render(request, page.template, page.context(**extra), status=status)
 

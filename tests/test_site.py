@@ -214,12 +214,13 @@ def test_a_csrf_failure_is_the_french_page_that_says_to_reload(client):
 
 
 def test_every_page_has_the_status_area_and_the_script_for_htmx_failures(client):
-    """static/js/table.js tells what htmx does not (a network failure, a 404, a 5xx, an
+    """static/js/site.js tells what htmx does not (a network failure, a 404, a 5xx, an
     expired session or page) in #site-status, outside every fragment; its French texts
     come from the template."""
     html = client.get("/").text
 
-    assert '<script src="/static/js/table.js" defer></script>' in html
+    assert '<script src="/static/js/site.js" defer></script>' in html
+    assert "/static/js/table.js" not in html  # the table's socket: on table pages only
     area = html.split('id="site-status"')[1].split("></div>")[0]
     assert 'role="alert"' in area
     assert f'data-login-url="{reverse("account_login")}"' in area

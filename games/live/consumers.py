@@ -57,10 +57,10 @@ MOVER_DELAY_SECONDS = 0.25
 # A page sends {"shown": n} or {"want": "version"}: a longer frame asks nothing.
 MAX_FRAME_CHARS = 1000
 
-# Close codes in the 4000-4999 range left to applications by RFC 6455.
-NOT_LOGGED_IN = 4401
-NOT_ALLOWED = 4404
-TOO_MANY_SOCKETS = TOO_MANY  # 4429: this user has too many pages open (at this table)
+# The close codes (games.tables.presence) are named here too, for the tests and readers.
+NOT_LOGGED_IN = presence.NOT_LOGGED_IN
+NOT_ALLOWED = presence.NOT_ALLOWED
+TOO_MANY_SOCKETS = TOO_MANY
 
 
 @database_sync_to_async

@@ -26,11 +26,11 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
-from games.tables.presence import TTL
+from games.tables.presence import TOO_MANY_SOCKETS, TTL
 
 logger = logging.getLogger(__name__)
 
-TOO_MANY = 4429  # close code (the 4000-4999 range is the application's, RFC 6455)
+TOO_MANY = TOO_MANY_SOCKETS  # close code (the 4000-4999 range is the application's, RFC 6455)
 PROCESSES_KEY = "sockets:processes"
 
 

@@ -205,7 +205,7 @@ def stekius() -> Rules:
       1001 or 1501; "La première équipe qui atteint les points de la table gagne": both
       over the target at once is not stated, the higher wins as in classique.
     - "Jetons et départ" and the other table features are the site's, not rules of the
-      game. Bots "aux places libres" are the tables' bots (games/bots.py, a level per
+      game. Bots "aux places libres" are the tables' bots (games/bots/, a level per
       seat), and "seules celles que tu as le droit de jouer s'allument" is the board
       lighting the legal cards: both are built, outside the engine. The chips ("jetons
       virtuels") and the leave penalty ("pénalité d'abandon") are not built: the product

@@ -353,7 +353,7 @@ class SeatShown:
 
     @property
     def look(self) -> tuple:
-        """Everything the seat's box shows (games/table.html's ``seat_box``) but its place
+        """Everything the seat's box shows (games/table/seat_box.html) but its place
         on the screen: two seats of the same look, in one language, have the same box,
         once the place is put in."""
         seat = self.seat

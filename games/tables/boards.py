@@ -4,7 +4,7 @@ for all the pages that see it alike.
 When a table changes, its group hears ``{table, version}`` (games/live/broadcast.py: no game
 data travels between processes). Each open page's consumer (games/live/consumers.py) then
 sends its user the board fragment ``GET /plateau/`` would give them (the template
-partial ``games/table.html#board``, the same ``table_board`` built from
+template ``games/table/board.html``, the same ``table_board`` built from
 ``engine.view(state, seat)``), with the version. The page swaps it in at once: no
 refetch, no second round trip, none of the HTTP request's middleware, session and user
 queries. A viewer's board is rendered from their seat only, as their HTTP answer is;
@@ -52,7 +52,7 @@ from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN, Board, table_board, table_seats
 from games.tables.memo import Memo
 
-BOARD_TEMPLATE = "games/table.html#board"
+BOARD_TEMPLATE = "games/table/board.html"
 # Stands for the page's CSRF token in a board rendered for several pages.
 TOKEN_PLACEHOLDER = "csrf" + secrets.token_hex(16)
 # How long the reading of one change serves the pages that hear it (they all hear it

@@ -3,7 +3,7 @@ show it, its summary, and the rule options a table's creator may change (with th
 each may take), and the words for every option a table may hold.
 
 The engine (games/rules/presets.py) defines the presets and their rules; this catalogue
-says how the site offers them. ``games.lobby`` checks a new table's options against
+says how the site offers them. ``games.tables.lobby`` checks a new table's options against
 ``PRESET_OPTIONS``, ``games.forms`` builds the new-table form from it, and the pages name
 the options with ``option_changes``.
 """

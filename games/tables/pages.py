@@ -11,9 +11,11 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
 from games.models import SEAT_CHOICES, BotLevel, Table
+from games.tables import presence
 from games.tables.access import may_see, visible_tables
 from games.tables.board import SUMMARY_SEEN, table_board, table_seats
-from games.tables.forms import PRESET_LABELS, InviteForm
+from games.tables.catalogue import PRESET_LABELS
+from games.tables.forms import InviteForm
 
 
 def visible_table(request: HttpRequest, table_id: int) -> Table:
@@ -49,6 +51,16 @@ def join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResp
     return render(request, "games/join.html", context, status=status)
 
 
+# What static/js/table.js must know of the server: the heartbeat of an open page and the
+# close codes that end the socket for good (templates/games/table/script.html).
+TABLE_SOCKET = {
+    "heartbeat_ms": presence.HEARTBEAT * 1000,
+    "not_logged_in": presence.NOT_LOGGED_IN,
+    "not_allowed": presence.NOT_ALLOWED,
+    "too_many": presence.TOO_MANY_SOCKETS,
+}
+
+
 def table_context(request: HttpRequest, table: Table, **extra) -> dict:
     user = request.user
     seats = table_seats(table)
@@ -62,6 +74,7 @@ def table_context(request: HttpRequest, table: Table, **extra) -> dict:
         "table": table,
         "preset_label": PRESET_LABELS[table.preset],
         "rules": table.rules,
+        "socket": TABLE_SOCKET,
         "seats": seats,
         "my_seat": my_seat,
         "in_lobby": in_lobby,

@@ -21,6 +21,11 @@ from collections.abc import Iterable
 from django.core.cache import cache
 
 HEARTBEAT = 30  # seconds between two messages of an open page
+# Close codes of the table's socket that end it for good (the 4000-4999 range is left to
+# applications by RFC 6455): told to static/js/table.js by the table page.
+NOT_LOGGED_IN = 4401
+NOT_ALLOWED = 4404
+TOO_MANY_SOCKETS = 4429  # this user has too many pages open (at this table)
 TTL = 90  # a counter not renewed for this long is gone
 
 

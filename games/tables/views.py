@@ -50,6 +50,7 @@ from games.tables.standins import take_back_seat
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.tables.lobby
 MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
 
+
 SECTION_TITLES = {
     Section.YOUR_TURN: gettext_lazy("À vous de jouer"),
     Section.PLAYING: gettext_lazy("En cours"),
@@ -115,7 +116,7 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = pages.watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
     signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
-    template = "games/table.html#table" if request.htmx else "games/table.html"
+    template = "games/table/table.html" if request.htmx else "games/table.html"
     return render(request, template, pages.table_context(request, table))
 
 
@@ -127,7 +128,7 @@ def table_board_fragment(request: HttpRequest, table_id: int) -> HttpResponse:
     if table.current_hand_id is None:
         raise Http404
     _note_dismissed_summary(request, table)
-    return render(request, "games/table.html#board", pages.table_context(request, table))
+    return render(request, "games/table/board.html", pages.table_context(request, table))
 
 
 @login_required
@@ -416,7 +417,8 @@ def _page(request: HttpRequest, table: Table, fragment: str) -> htmx.Page:
         table.refresh_from_db()
         return pages.table_context(request, table, **extra)
 
-    return htmx.Page("games/table.html", fragment, context, reverse("games:table", args=[table.pk]))
+    url = reverse("games:table", args=[table.pk])
+    return htmx.Page("games/table.html", fragment, context, url, f"games/table/{fragment}.html")
 
 
 def _act(
@@ -455,12 +457,12 @@ def _board_answer(
         # message among the seats.
         notice = {"level": level, "text": text, "fragment": "seats"}
         context = pages.table_context(request, table, notice=notice)
-        response = render(request, "games/table.html#table", context, status=status)
+        response = render(request, "games/table/table.html", context, status=status)
         response["HX-Retarget"] = "#table"
         response["HX-Reswap"] = "outerHTML"
         return response
     context = pages.table_context(request, table, notice=notice)
-    return render(request, "games/table.html#board", context, status=status)
+    return render(request, "games/table/board.html", context, status=status)
 
 
 def _note_dismissed_summary(request: HttpRequest, table: Table) -> None:

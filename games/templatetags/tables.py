@@ -37,11 +37,11 @@ _history_html = Memo(1024)
 
 @register.simple_tag
 def board_history(board: Board) -> str:
-    """The ``history`` partial of games/table.html: the same for every viewer and every
+    """The ``history`` partial of games/table/board.html: the same for every viewer and every
     version of a hand, so rendered once per hand and language (games/tables/board.py)."""
     return _history_html.get_or_compute(
         (board.history_key, get_language()),
-        lambda: render_to_string("games/table.html#history", {"b": board}),
+        lambda: render_to_string("games/table/board.html#history", {"b": board}),
     )
 
 
@@ -51,11 +51,11 @@ _side_html = Memo(1024)
 
 @register.simple_tag
 def board_side(board: Board) -> str:
-    """The ``side`` partial of games/table.html: the same for every viewer of a version,
+    """The ``side`` partial of games/table/board.html: the same for every viewer of a version,
     so rendered once per version and language."""
     return _side_html.get_or_compute(
         (board.side_key, get_language()),
-        lambda: render_to_string("games/table.html#side", {"b": board}),
+        lambda: render_to_string("games/table/board.html#side", {"b": board}),
     )
 
 
@@ -68,7 +68,7 @@ PLACE = "place" + secrets.token_hex(8)
 
 @register.simple_tag(takes_context=True)
 def seat_box(context, seat: SeatShown) -> str:
-    """The ``seat_box`` partial of games/table.html, rendered once per look of a seat and
+    """games/table/seat_box.html, rendered once per look of a seat and
     language, wherever it sits on the screen (its place is put in afterwards): from one
     version to the next most seats look the same, from every viewer's side, and so do the
     bots of many tables. The viewer's own seat taken by a stand-in holds a form with their
@@ -76,7 +76,7 @@ def seat_box(context, seat: SeatShown) -> str:
 
     def render(shown: SeatShown) -> str:
         return render_to_string(
-            "games/table.html#seat_box",
+            "games/table/seat_box.html",
             {
                 "seat": shown,
                 "table": context["table"],
@@ -103,7 +103,7 @@ TOKEN_MARK = "token" + _MARK
 
 @register.simple_tag(takes_context=True)
 def board_part(context, part: str, board: Board) -> SafeString:
-    """The ``actions`` or ``hand`` partial of games/table.html. The buttons of a bidding
+    """The ``actions`` or ``hand`` partial of games/table/board.html. The buttons of a bidding
     turn, the hand of a player waiting for their turn, look the same from one version to
     the next: rendered once per look and language, the version and the page's CSRF token
     put in each time."""
@@ -116,7 +116,7 @@ def board_part(context, part: str, board: Board) -> SafeString:
 
     def render() -> str:
         return render_to_string(
-            f"games/table.html#{part}",
+            f"games/table/board.html#{part}",
             {
                 "b": board,
                 "play_url": context["play_url"],

@@ -1,16 +1,7 @@
-/* Our only JavaScript (the CSP forbids inline code, so it lives here), loaded on every page
- * by base.html with <script src defer>. Three parts:
+/* The live table page (loaded by templates/games/table.html only, after static/js/site.js).
+ * Two parts:
  *
- * 1. What htmx does not tell. A refused action answers its own fragment with its message
- *    (400, 403, 409, 422: swapped in like a success, see base.html's htmx-config). Anything
- *    else is not ours to swap: a 404 or a 5xx, one of the site's error pages (they carry
- *    data-error-page: a CSRF failure, a 403), the login page after an expired session, a
- *    network failure. Nothing is swapped then; a French message shows in #site-status
- *    (base.html, outside every fragment), its texts written by the template. An expired
- *    session goes to the login page (the views answer htmx with HX-Redirect; a login page
- *    reached by a redirect is caught here too).
- *
- * 2. The live table page. The live element (#board once the game has started, #table in
+ * 1. The socket. The live element (#board once the game has started, #table in
  *    the lobby) carries data-ws-url, data-fragment-url and data-version. Once the game
  *    has started, the websocket brings "table N is at version V" with this user's own
  *    board (games/tables/boards.py, rendered for them alone): the page swaps it in at once, unless
@@ -20,10 +11,11 @@
  *    flight, nothing is swapped: its answer comes first, then whatever is newer. The
  *    socket reconnects with a growing delay; on every (re)connect, at every heartbeat and
  *    when the tab becomes visible again, the page asks for the current version and
- *    catches up. Closed for good (4401 not logged in, 4404 not allowed, 4429 too many
- *    pages of this user open), it says so.
+ *    catches up. Closed for good (not logged in, not allowed, too many pages of this
+ *    user open: close codes given by the server in the script's data-* attributes, with
+ *    the heartbeat), it says so.
  *
- * 3. The board for screen readers and keyboards. #board is replaced at every update, so
+ * 2. The board for screen readers and keyboards. #board is replaced at every update, so
  *    the live region that announces the last move and whose turn it is (#table-live) sits
  *    outside it and is filled from the new board's #board-news. After a move the focus,
  *    which was on a button now gone, goes to the first button left to press, or to the
@@ -35,144 +27,7 @@
   "use strict";
 
   // -------------------------------------------------------------------------------------
-  // 1. Problems, told in #site-status
-
-  var LASTING = ["csrf", "session", "closed", "tabs"]; // only the user ends them (reload, login)
-  var ERROR_PAGE = /data-error-page="([\w-]+)"/;
-  var problem = null;
-
-  function statusArea() {
-    return document.getElementById("site-status");
-  }
-
-  function loginUrl() {
-    var area = statusArea();
-    var here = window.location.pathname + window.location.search;
-    return area.dataset.loginUrl + "?next=" + encodeURIComponent(here);
-  }
-
-  function showProblem(kind) {
-    var area = statusArea();
-    if (!area) {
-      return;
-    }
-    problem = kind;
-    area.textContent = "";
-    area.dataset.problem = kind;
-    var text = document.createElement("p");
-    text.className = "site-status-text";
-    text.textContent = area.getAttribute("data-msg-" + kind) || area.dataset.msgServer;
-    area.appendChild(text);
-    var link = null;
-    if (kind === "csrf" || kind === "closed" || kind === "tabs") {
-      link = document.createElement("a");
-      link.href = window.location.href;
-      link.textContent = area.dataset.reloadLabel;
-    } else if (kind === "session") {
-      link = document.createElement("a");
-      link.href = loginUrl();
-      link.textContent = area.dataset.loginLabel;
-    }
-    if (link) {
-      link.className = "button";
-      area.appendChild(link);
-    }
-    var close = document.createElement("button");
-    close.type = "button";
-    close.className = "button-secondary site-status-close";
-    close.textContent = area.dataset.closeLabel;
-    close.addEventListener("click", function () {
-      clearProblem(true);
-    });
-    area.appendChild(close);
-  }
-
-  function clearProblem(always) {
-    var area = statusArea();
-    if (!area || !problem || (!always && LASTING.indexOf(problem) !== -1)) {
-      return;
-    }
-    problem = null;
-    area.textContent = "";
-    delete area.dataset.problem;
-  }
-
-  function isLoginPage(xhr) {
-    var area = statusArea();
-    if (!area || !xhr || !xhr.responseURL) {
-      return false;
-    }
-    try {
-      return new URL(xhr.responseURL).pathname === area.dataset.loginUrl;
-    } catch (error) {
-      return false;
-    }
-  }
-
-  // What an answer means for the page: null for one to swap (a success, or a refusal of
-  // ours with its fragment), "login" for the login page (the session expired), else the
-  // kind of problem to tell.
-  function problemFor(xhr, swappable) {
-    if (isLoginPage(xhr)) {
-      return "login";
-    }
-    if (xhr.status < 400) {
-      return null;
-    }
-    var body = typeof xhr.responseText === "string" ? xhr.responseText : "";
-    var page = ERROR_PAGE.exec(body);
-    if (swappable && !page && !/<html[\s>]/i.test(body)) {
-      return null;
-    }
-    if (page && page[1] === "csrf") {
-      return "csrf";
-    }
-    if (xhr.status === 404) {
-      return "gone";
-    }
-    if (xhr.status === 403) {
-      return "forbidden";
-    }
-    return "server";
-  }
-
-  function tell(kind) {
-    if (kind === "login") {
-      window.location.assign(loginUrl());
-    } else {
-      showProblem(kind);
-    }
-  }
-
-  // The answer to a request whose target was replaced meanwhile (a refetch of the board
-  // came first) never reaches htmx:beforeSwap here: htmx swaps it into an element that is
-  // no longer in the page, and its events stop there. So each request is also followed on
-  // its XMLHttpRequest: a network failure, or an answer htmx did not show us.
-  function followAnswer(xhr, target) {
-    var failed = function () {
-      showProblem("network");
-    };
-    xhr.addEventListener("error", failed);
-    xhr.addEventListener("timeout", failed);
-    // Runs after htmx's own onload (set before htmx:beforeRequest), swap included.
-    xhr.addEventListener("load", function () {
-      if (xhr.beloteSeen || (target && document.contains(target))) {
-        return;
-      }
-      var kind = problemFor(xhr, /^(400|403|409|422)$/.test(String(xhr.status)));
-      if (kind) {
-        tell(kind);
-      } else {
-        // A fresh fragment swapped into nothing: fetch the page's own again.
-        setTimeout(function () {
-          refresh(true);
-        }, 0);
-      }
-    });
-  }
-
-  // -------------------------------------------------------------------------------------
-  // 3. The live region and the focus (used by the swaps below)
+  // 2. The live region and the focus (used by the swaps below)
 
   var FOCUS_NEXT = "button[data-card]:enabled, button[data-action]:enabled";
   var announced = null; // what the live region said last (or what the page came with)
@@ -206,19 +61,8 @@
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail;
-    var xhr = detail.xhr;
-    xhr.beloteSeen = true; // followAnswer need not look at it
-    var kind = problemFor(xhr, detail.shouldSwap);
-    if (kind) {
-      // Not a fragment of ours (an error page, the login page after the session expired):
-      // keep the page as it is, and say what happened.
-      detail.shouldSwap = false;
-      detail.isError = false;
-      tell(kind);
-      return;
-    }
-    clearProblem(false);
     var target = detail.target;
+    // site.js (its listener runs first) has already stopped a swap that is not ours.
     if (target && target.id === "board" && detail.shouldSwap) {
       var source = detail.requestConfig && detail.requestConfig.elt;
       focusInBoard =
@@ -226,17 +70,20 @@
     }
   });
 
-  window.addEventListener("offline", function () {
-    showProblem("network");
-  });
-
   // -------------------------------------------------------------------------------------
-  // 2. The live table page
+  // 1. The socket
 
-  var HEARTBEAT_MS = 30000; // games/tables/presence.py: HEARTBEAT
+  // The server's constants, from this script's data-* attributes
+  // (templates/games/table/script.html).
+  var given = document.currentScript ? document.currentScript.dataset : {};
+  var HEARTBEAT_MS = Number(given.heartbeatMs);
   var MAX_DELAY_MS = 30000;
-  // games/live/consumers.py: not logged in, not allowed, too many pages of this user open.
-  var CLOSED_FOR_GOOD = { 4401: "session", 4404: "closed", 4429: "tabs" };
+  // Not logged in, not allowed, too many pages of this user open: closed for good.
+  var CLOSED_FOR_GOOD = {};
+  CLOSED_FOR_GOOD[given.closedSession] = "session";
+  CLOSED_FOR_GOOD[given.closedForbidden] = "closed";
+  CLOSED_FOR_GOOD[given.closedTabs] = "tabs";
+  var status = window.beloteStatus;
 
   var socket = null;
   var attempts = 0;
@@ -395,12 +242,14 @@
     socket = ws;
     ws.addEventListener("open", function () {
       attempts = 0;
-      if (problem === "network") {
-        clearProblem(false);
+      if (status && status.current() === "network") {
+        status.clear(false);
       }
       askVersion();
       clearInterval(heartbeatTimer);
-      heartbeatTimer = setInterval(askVersion, HEARTBEAT_MS);
+      if (HEARTBEAT_MS > 0) {
+        heartbeatTimer = setInterval(askVersion, HEARTBEAT_MS);
+      }
     });
     ws.addEventListener("message", onMessage);
     ws.addEventListener("close", function (event) {
@@ -410,7 +259,9 @@
       }
       if (Object.prototype.hasOwnProperty.call(CLOSED_FOR_GOOD, event.code)) {
         // Retrying is useless: the session ended, or the table is no longer theirs.
-        showProblem(CLOSED_FOR_GOOD[event.code]);
+        if (status) {
+          status.show(CLOSED_FOR_GOOD[event.code]);
+        }
       } else {
         scheduleReconnect();
       }
@@ -434,6 +285,11 @@
   });
   window.addEventListener("online", wakeUp);
 
+  // An answer came for a fragment replaced meanwhile (static/js/site.js): fetch ours again.
+  document.addEventListener("belote:stale", function () {
+    refresh(true);
+  });
+
   // A refresh must not close what the viewer opened (the last trick, the score sheet),
   // nor open what they closed: remember every <details> with an id across swaps.
   document.addEventListener(
@@ -449,11 +305,7 @@
 
   document.addEventListener("htmx:beforeRequest", function (event) {
     var xhr = event.detail.xhr;
-    if (!xhr) {
-      return;
-    }
-    followAnswer(xhr, event.detail.target);
-    if (loading) {
+    if (!xhr || loading) {
       return; // our own refetch
     }
     pending += 1;

@@ -42,12 +42,11 @@ def new_table(creator, players) -> Table:
 
 @contextmanager
 def board_renderings():
-    """The boards rendered meanwhile (the ``board`` partial of games/table.html)."""
+    """The boards rendered meanwhile (games/table/board.html)."""
     rendered: list[str] = []
 
     def count(sender, template, context, **kwargs):
-        origin = getattr(template, "origin", None)
-        if template.name == "board" and origin and origin.template_name == "games/table.html":
+        if template.name == "games/table/board.html":
             rendered.append(template.name)
 
     template_rendered.connect(count)

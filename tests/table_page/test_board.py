@@ -12,6 +12,7 @@ import pytest
 from asgiref.sync import async_to_sync
 
 from games import rules as engine
+from games.live.consumers import NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY_SOCKETS
 from games.models import Table
 from games.rules.cards import cards_of
 from games.tables import presence
@@ -248,7 +249,13 @@ def test_the_full_page_includes_the_board_and_the_live_script(table, players):
     page = text_of(client_for(players[S]).get(url("table", table)))
 
     assert 'id="board"' in page
-    assert '<script src="/static/js/table.js" defer></script>' in page
+    assert '<script src="/static/js/site.js" defer></script>' in page
+    script = page.split('<script src="/static/js/table.js" defer')[1].split("</script>")[0]
+    # The socket's constants come from the server, not copies in the script.
+    assert f'data-heartbeat-ms="{presence.HEARTBEAT * 1000}"' in script
+    assert f'data-closed-session="{NOT_LOGGED_IN}"' in script
+    assert f'data-closed-forbidden="{NOT_ALLOWED}"' in script
+    assert f'data-closed-tabs="{TOO_MANY_SOCKETS}"' in script
     assert 'id="seats"' not in page  # the lobby's panel is gone once started
     assert "<script>" not in page  # CSP: no inline script
 

@@ -9,7 +9,7 @@ once. A cron line calling it is harmless: the second run of a day sends nothing 
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.notifications import DigestsNotSent, send_digests
+from games.notifications.digest import DigestsNotSent, send_digests
 
 
 class Command(BaseCommand):

@@ -1,0 +1,29 @@
+"""The in-app channel: the notification of the header's counter and of the
+notifications page ("À vous de jouer à la table n° X"), one per turn, read once the
+player opens the table (``table_seen``)."""
+
+from __future__ import annotations
+
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from games.models import Notification
+from games.notifications.channels.base import Channel
+
+
+class InApp(Channel):
+    name = "inapp"
+
+    def turn_started(self, table, user, version: int) -> None:
+        with translation.override(user.language):
+            text = _("À vous de jouer à la table n° %(id)s") % {"id": table.pk}
+        Notification.objects.get_or_create(
+            user=user,
+            table=table,
+            version=version,
+            kind=Notification.Kind.TURN,
+            defaults={"text": text},
+        )
+
+
+CHANNEL = InApp()
