@@ -36,6 +36,7 @@ from games.models import (
     TimeoutPolicy,
     TournamentMatch,
     new_invite_token,
+    seats_changed,
 )
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
@@ -420,6 +421,7 @@ def rematch(
         table.turn = _first_turn(rules, hand)
         # Timeouts count towards a forfeit game by game.
         Seat.objects.filter(table=table).update(timeouts=0)
+        seats_changed([table.pk])
         payload = {"game": game.number, "dealer": dealer}
         table.version = _log(table, None, by, "rematch", payload)
         table.deadline = turn_deadline(table, seats)

@@ -23,7 +23,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.clock import clock_deadline, seats_for_the_clock, turn_deadline
+from games.board import table_seats
+from games.clock import anyone_on_leave, clock_deadline, seats_for_the_clock, turn_deadline
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.results import game_finished
 from games.selectors import deck_cards, deck_codes, remember_state, table_state
@@ -162,8 +163,8 @@ def submit(
         except engine.IllegalAction as error:
             raise refusal(error) from error
     with transaction.atomic():
-        table = _lock(table_id)
-        seats = seats_for_the_clock(table_id)
+        table = _lock(table_id, clock=True)
+        seats = table_seats(table)
         seat = _seat_of(actor, seats)
         if expected_version != table.version:
             return Outcome(table.version, False)
@@ -280,10 +281,10 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
     from games.bots import choose_action
 
     with transaction.atomic():
-        table = _lock(table_id, missing_ok=True)
+        table = _lock(table_id, missing_ok=True, clock=True)
         if table is None or table.version != version or table.status != Table.Status.PLAYING:
             return None
-        seats = seats_for_the_clock(table_id)
+        seats = table_seats(table)
         state = table_state(table)
         seat = seats[state.turn]
         if not seat.bot_plays:
@@ -408,15 +409,15 @@ def _bot_rng():
 # Helpers
 
 
-def _lock(table_id: int, *, missing_ok: bool = False) -> Table | None:
+def _lock(table_id: int, *, missing_ok: bool = False, clock: bool = False) -> Table | None:
     """The table, its row locked until the transaction ends (a 404 if it does not exist,
-    or None with ``missing_ok``)."""
+    or None with ``missing_ok``). ``clock``: with ``anyone_on_leave`` (games/clock.py),
+    for the deadline of the next turn."""
+    tables = Table.objects.select_for_update(of=("self",)).select_related("current_hand__game")
+    if clock:
+        tables = tables.annotate(anyone_on_leave=anyone_on_leave())
     try:
-        return (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("current_hand__game")
-            .get(pk=table_id)
-        )
+        return tables.get(pk=table_id)
     except Table.DoesNotExist as error:
         if missing_ok:
             return None
