@@ -216,9 +216,12 @@ def _apply(
     table.deadline = turn_deadline(table, seats)
     table.version = version
     table.save(update_fields=fields)
-    # The pages of this version, and the next move, need not replay the hand.
+    # The pages of this version, and the next move, need not replay the hand; nor those
+    # of this process read the table again (the move writes no seat: its seats version
+    # is as read under the lock).
     current = after if table.current_hand_id == hand.pk else _dealt(table)
     remember_state(table, current)
+    transaction.on_commit(lambda: _made(table), robust=True)
     return version, bot_next
 
 
@@ -513,6 +516,13 @@ def _follow_up(
             check = check_absent_task.using(run_after=now + live_grace(clock.move_seconds))
             check.enqueue(table_id=table_id, version=version)
     transaction.on_commit(lambda: table_changed(table_id, version, by=by), robust=True)
+
+
+def _made(table: Table) -> None:
+    """The pages of this process share the table as the change left it (games/live.py)."""
+    from games import live
+
+    live.made(table)
 
 
 __all__ = [
