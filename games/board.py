@@ -487,7 +487,7 @@ class Board:
     turn_seat: SeatShown | None
     deadline: Any = None
     history_key: tuple = ()  # what the sheet and the previous games depend on
-    side_key: tuple = ()  # what the contract, score, announces and last trick depend on
+    side_key: tuple = ()  # what the contract, score, announces and last trick show
 
     def hide_summary(self, closed_hand: int | None) -> None:
         """The viewer closed the summary of hand ``closed_hand`` ("Donne suivante", saved
@@ -700,6 +700,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         if game.winner is not None and my_position is not None:
             my_result = "won" if game.winner == my_position % 2 else "lost"
     turn_seat = next((s for s in shown if s.is_turn), None)
+    bids = [(_seat_name(b["seat"]), *_bid_text(b["action"], turned_suit)) for b in view["bids"]]
     return Board(
         table=table,
         game=game,
@@ -714,7 +715,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         buttons=_buttons(legal_actions, turned_suit, view.get("my_announces", [])),
         turned=Card(view["turned"]) if view["turned"] and view["phase"] == engine.BIDDING else None,
         bid_round=view["bid_round"],
-        bids=[(_seat_name(b["seat"]), *_bid_text(b["action"], turned_suit)) for b in view["bids"]],
+        bids=bids,
         contract=contract,
         taker_name=_seat_name(taker),
         centre=centre,
@@ -734,7 +735,41 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),
-        side_key=(*_history_key(table), table.version),
+        side_key=_side_look(
+            view, contract, taker, bids, tricks, announces, belote, hand_row, game, table
+        ),
+    )
+
+
+def _side_look(view, contract, taker, bids, tricks, announces, belote, hand_row, game, table):
+    """Everything the ``side`` partial of games/table.html shows (the contract and the
+    bids, the score, the announces, the last trick), public and the same for every viewer:
+    from one card played to the next within a trick, at every table in the same state, it
+    looks the same, and is rendered once (games/templatetags/tables.py ``board_side``)."""
+    last = tricks[-1] if tricks else None
+    return (
+        view["phase"],
+        view["bid_round"],
+        contract.code if contract else None,
+        taker,
+        tuple(bids),
+        hand_row.number,
+        tuple(sorted(view["points"].items())),
+        game.number,
+        table.rules.target,
+        game.score_ns,
+        game.score_ew,
+        game.held,
+        tuple((a.letter, a.kind, a.points, tuple(c.code for c in a.cards)) for a in announces),
+        tuple((b.letter, b.suit, b.call) for b in belote),
+        None
+        if last is None
+        else (
+            last.number,
+            last.winner,
+            last.points,
+            tuple((p.letter, p.card.code) for p in last.cards),
+        ),
     )
 
 

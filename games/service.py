@@ -284,7 +284,7 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
     from games.bots import choose_action
 
     with transaction.atomic():
-        table = _lock(table_id, missing_ok=True, clock=True)
+        table = _lock(table_id, missing_ok=True)
         if table is None or table.version != version or table.status != Table.Status.PLAYING:
             return None
         seats = table_seats(table)
