@@ -78,6 +78,7 @@ REDIS_URL = "redis://127.0.0.1:6379/14"
 P99_GOAL_MS = 50.0
 WARMUP_MOVES = 20  # played first and not counted
 MOVE_TIMEOUT = 5.0  # seconds for the other pages to show a move
+TABLES_PER_WATCHER = 8  # bot tables watched by one user (settings.LIVE_SOCKETS_PER_USER)
 MAX_TIMEOUTS = 3  # then the server is saturated: the scenario stops
 CATCH_UP_SECONDS = 30  # for the pages to agree on the version again after a timeout
 SCENARIO_SECONDS = 120  # a scenario stops measuring after this, whatever --moves says
@@ -603,9 +604,11 @@ async def watch_tables(
     ports: list[int], table_ids: list[int], session: str, stop: asyncio.Event
 ) -> dict:
     """One page per table, refetching its board at every version, until ``stop``; the
-    pages spread over the Daphne processes."""
+    pages spread over the Daphne processes. ``session``: the watchers' sessions, comma
+    separated, each for TABLES_PER_WATCHER tables in turn."""
+    sessions = session.split(",")
     pages = [
-        Page(ports[number % len(ports)], table_id, session)
+        Page(ports[number % len(ports)], table_id, sessions[number // TABLES_PER_WATCHER])
         for number, table_id in enumerate(table_ids)
     ]
     starting = asyncio.gather(*(page.start() for page in pages), return_exceptions=True)
@@ -817,11 +820,16 @@ def prepare(args) -> dict:
 
     players, table = four_players("live")
     service.start_table(table_id=table.pk)
-    watcher = User.objects.create_user(username="watcher", email="watcher@example.org")
+    # The watching pages: TABLES_PER_WATCHER tables a user (each the creator of its
+    # tables), within the sockets a user may hold (LIVE_SOCKETS_PER_USER).
+    watchers = [
+        User.objects.create_user(username=f"watcher{n}", email=f"watcher{n}@example.org")
+        for n in range(-(-args.bot_tables // TABLES_PER_WATCHER))
+    ]
     bot_tables = []
-    for _ in range(args.bot_tables):
+    for number in range(args.bot_tables):
         bots = service.create_table(
-            created_by=watcher,
+            created_by=watchers[number // TABLES_PER_WATCHER],
             preset="classique",
             options={"target": 1000},
             bots=dict.fromkeys(range(4), BotLevel.HEURISTIC),
@@ -831,7 +839,7 @@ def prepare(args) -> dict:
     data = {
         "table": table.pk,
         "sessions": [session_of(user) for user in players],
-        "watcher": session_of(watcher),
+        "watchers": [session_of(watcher) for watcher in watchers],
         "bot_tables": bot_tables,
     }
     connections.close_all()
@@ -1007,7 +1015,8 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
     if not args.unwatched:
         command = [sys.executable, script, "--role", "watchers"]
         command += ["--ports", ",".join(map(str, ports))]
-        command += ["--session", data["watcher"], "--tables", ",".join(map(str, tables))]
+        command += ["--session", ",".join(data["watchers"])]
+        command += ["--tables", ",".join(map(str, tables))]
         processes.start("watchers", command, redis_env)
     for number in range(BOT_PROCESSES):
         share = tables[number::BOT_PROCESSES]

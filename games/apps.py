@@ -18,11 +18,12 @@ def listen() -> None:
     """Who hears what a lower layer tells (games/tables/signals.py, accounts/signals.py):
     the one place that wires a concern to the changes of another, in this order."""
     from accounts import signals as accounts_signals
-    from games import notifications, tournaments
+    from games import notifications
     from games.live import broadcast
     from games.ratings import service as ratings
     from games.tables import signals
     from games.timing import absence, vacations
+    from games.tournaments import service as tournaments
 
     def turn_notification(sender, *, table_id, version, live, **kwargs):
         if not live:  # live tables get no turn notifications: not even the query deciding it

@@ -13,7 +13,9 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
+from django.db.models.signals import post_delete, post_save, pre_delete
+from django.dispatch import receiver
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import LEVELS
@@ -127,6 +129,11 @@ class Table(models.Model):
     )
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
+    # Moved on by every write of the table's seats and of its seated users' names
+    # (``seats_changed``): a process keeps a started table's seats by it
+    # (games/board.py ``table_seats``). Only ``seats_changed`` writes it (``save`` leaves
+    # it out), so that no table read before a change can write an older number back.
+    seats_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         verbose_name = _("table")
@@ -164,9 +171,32 @@ class Table(models.Model):
     def __str__(self) -> str:
         return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.preset}
 
+    def save(self, **kwargs) -> None:
+        """Every field but ``seats_version``, which only ``seats_changed`` moves."""
+        if not self._state.adding and kwargs.get("update_fields") is None:
+            deferred = self.get_deferred_fields()
+            kwargs["update_fields"] = [
+                field.name
+                for field in self._meta.concrete_fields
+                if not field.primary_key
+                and field.name != "seats_version"
+                and field.attname not in deferred
+            ]
+        super().save(**kwargs)
+
     @property
     def rules(self) -> Rules:
         return rules_for(self.preset, self.options)
+
+
+def seats_changed(tables) -> None:
+    """Move on the seats version of ``tables`` (a queryset of tables, or table ids):
+    their seats, or the name of someone seated at them, changed. Called in the
+    transaction of the change, after it: the memo of a process then never holds the old
+    seats under the new version (games/board.py ``table_seats``)."""
+    if not isinstance(tables, models.QuerySet):
+        tables = Table.objects.filter(pk__in=list(tables))
+    tables.update(seats_version=F("seats_version") + 1)
 
 
 class Seat(models.Model):
@@ -213,6 +243,12 @@ class Seat(models.Model):
     def __str__(self) -> str:
         who = self.user or (self.get_bot_level_display() if self.bot_level else _("libre"))
         return f"{self.get_position_display()}: {who}"
+
+    def save(self, **kwargs) -> None:
+        """Saved, the seat moves its table's seats version on (``seats_changed``). Writes
+        of seats that bypass ``save`` call ``seats_changed`` themselves."""
+        super().save(**kwargs)
+        seats_changed([self.table_id])
 
     @property
     def is_bot(self) -> bool:
@@ -839,3 +875,29 @@ class TournamentMatch(models.Model):
         if self.winner_id is None or self.team_two_id is None:
             return None
         return self.team_two_id if self.winner_id == self.team_one_id else self.team_one_id
+
+
+# ---------------------------------------------------------------------------------------
+# What moves a table's seats version besides ``Seat.save``: a seat deleted (the admin, a
+# queryset), a seated user renamed or deleted (their seats then show no one).
+
+# The user's fields a seat shows (games/_occupant.html: ``user_display``).
+SHOWN_USER_FIELDS = frozenset({"display_name", "username"})
+
+
+@receiver(post_delete, sender=Seat)
+def _seat_deleted(sender, instance: Seat, **kwargs) -> None:
+    seats_changed([instance.table_id])
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def _user_saved(sender, instance, created: bool, update_fields=None, **kwargs) -> None:
+    if created or (update_fields is not None and not SHOWN_USER_FIELDS & set(update_fields)):
+        return
+    seats_changed(Table.objects.filter(seats__user=instance))
+
+
+@receiver(pre_delete, sender=settings.AUTH_USER_MODEL)
+def _user_deleted(sender, instance, **kwargs) -> None:
+    # Before the seats lose their user (SET_NULL), in the same transaction.
+    seats_changed(Table.objects.filter(seats__user=instance))

@@ -487,7 +487,7 @@ class Board:
     turn_seat: SeatShown | None
     deadline: Any = None
     history_key: tuple = ()  # what the sheet and the previous games depend on
-    side_key: tuple = ()  # what the contract, score, announces and last trick depend on
+    side_key: tuple = ()  # what the contract, score, announces and last trick show
 
     def hide_summary(self, closed_hand: int | None) -> None:
         """The viewer closed the summary of hand ``closed_hand`` ("Donne suivante", saved
@@ -555,12 +555,29 @@ def _belote(view: dict) -> list[BeloteShown]:
 SUMMARY_SEEN = "summary-seen-{}"
 
 
+# A started table's seats, with their users, as this process read them last:
+# (table id, created_at, seats version) -> the seats (shared: read only).
+_seats = Memo(2048)
+
+
 def table_seats(table: Table) -> list[Seat]:
     """The table's four seats in order, with their users: one query, none when the table
-    was fetched with them (``Prefetch`` of ``seats``) or they were asked for already."""
+    was fetched with them (``Prefetch`` of ``seats``) or they were asked for already, nor
+    for a started table whose seats this process read at the same seats version
+    (``Table.seats_version``, moved on by every write of its seats or of the names shown
+    in them). The seats of a started table are shared between callers: read only."""
+    cache = getattr(table, "_prefetched_objects_cache", {})
+    if "seats" not in cache and table.status != Table.Status.LOBBY and table.pk is not None:
+        key = (table.pk, table.created_at, table.seats_version)
+        return list(_seats.get_or_compute(key, lambda: _read_seats(table)))
     seats = Seat.objects.select_related("user").order_by("position")
     prefetch_related_objects([table], Prefetch("seats", queryset=seats))
     return list(table.seats.all())
+
+
+def _read_seats(table: Table) -> tuple[Seat, ...]:
+    rows = Seat.objects.filter(table_id=table.pk).select_related("user").order_by("position")
+    return tuple(rows)
 
 
 # What a table shows of the game so far, the same for the whole hand: its finished hands
@@ -675,6 +692,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         final = next((r for r in finished_hands if r.hand.pk == hand_row.pk), None)
         my_result = game.result_for(my_position)
     turn_seat = next((s for s in shown if s.is_turn), None)
+    bids = [(_seat_name(b["seat"]), *_bid_text(b["action"], turned_suit)) for b in view["bids"]]
     return Board(
         table=table,
         game=game,
@@ -689,7 +707,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         buttons=_buttons(legal_actions, turned_suit, view.get("my_announces", [])),
         turned=Card(view["turned"]) if view["turned"] and view["phase"] == engine.BIDDING else None,
         bid_round=view["bid_round"],
-        bids=[(_seat_name(b["seat"]), *_bid_text(b["action"], turned_suit)) for b in view["bids"]],
+        bids=bids,
         contract=contract,
         taker_name=_seat_name(taker),
         centre=centre,
@@ -709,7 +727,41 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),
-        side_key=(*_history_key(table), table.version),
+        side_key=_side_look(
+            view, contract, taker, bids, tricks, announces, belote, hand_row, game, table
+        ),
+    )
+
+
+def _side_look(view, contract, taker, bids, tricks, announces, belote, hand_row, game, table):
+    """Everything the ``side`` partial of games/table.html shows (the contract and the
+    bids, the score, the announces, the last trick), public and the same for every viewer:
+    from one card played to the next within a trick, at every table in the same state, it
+    looks the same, and is rendered once (games/templatetags/tables.py ``board_side``)."""
+    last = tricks[-1] if tricks else None
+    return (
+        view["phase"],
+        view["bid_round"],
+        contract.code if contract else None,
+        taker,
+        tuple(bids),
+        hand_row.number,
+        tuple(sorted(view["points"].items())),
+        game.number,
+        table.rules.target,
+        game.score_ns,
+        game.score_ew,
+        game.held,
+        tuple((a.letter, a.kind, a.points, tuple(c.code for c in a.cards)) for a in announces),
+        tuple((b.letter, b.suit, b.call) for b in belote),
+        None
+        if last is None
+        else (
+            last.number,
+            last.winner,
+            last.points,
+            tuple((p.letter, p.card.code) for p in last.cards),
+        ),
     )
 
 

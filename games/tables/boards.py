@@ -11,11 +11,13 @@ queries. A viewer's board is rendered from their seat only, as their HTTP answer
 nothing else of the table is in it.
 
 One change is read once per process and shared (``Boards``, found by ``shared``): the
-table and its seats in two queries and who is connected in one cache read, whoever and
-however many the pages are; whether a user may still watch is decided once per user,
-and a board is rendered once per (seat, or the spectators' view, language, summary
-closed or not): a user's tenth tab, or the fifth spectator, costs a string substitution
-and a send, not a rendering. The cost of a move no longer grows with the number of tabs.
+table in one query (none in the process that made the move: ``made``), its seats kept
+per seats version (games/board.py ``table_seats``), who is connected in one cache read,
+whoever and however many the pages are; whether a user may still watch is decided once
+per user, and a board is rendered once per (seat, or the spectators' view, language,
+summary closed or not): a user's tenth tab, or the fifth spectator, costs a string
+substitution and a send, not a rendering. The cost of a move no longer grows with the
+number of tabs.
 
 The forms of a pushed board carry a CSRF token of the page's own CSRF cookie (as sent
 when the socket opened), as those of a refetched board do: the shared rendering holds a
@@ -30,6 +32,7 @@ HTTP answers). Every push checks again that the viewer may still watch the table
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 import secrets
@@ -137,11 +140,11 @@ class Boards:
     push, then shared. Thread-safe (the consumers' database calls share one thread, the
     lock is for anyone else)."""
 
-    def __init__(self, table_id: int) -> None:
+    def __init__(self, table_id: int, table: Table | None = None) -> None:
         self.table_id = table_id
         self._lock = threading.RLock()
         self._read = False
-        self._table: Table | None = None
+        self._table: Table | None = table  # as the change left it, if known already
         self._online: set[int] = set()
         self._watchers: dict[int, bool] = {}  # user id -> may watch
         self._dismissed: dict[str, int | None] = {}  # session key -> closed summary
@@ -177,9 +180,9 @@ class Boards:
     def _table_read(self) -> Table | None:
         if not self._read:
             self._read = True
-            self._table = (
-                Table.objects.select_related("current_hand__game").filter(pk=self.table_id).first()
-            )
+            if self._table is None:
+                tables = Table.objects.select_related("current_hand__game")
+                self._table = tables.filter(pk=self.table_id).first()
             if self._table is not None:
                 seats = table_seats(self._table)
                 if self._table.current_hand_id is not None:
@@ -248,6 +251,16 @@ def shared(table_id: int, change: Hashable | None) -> Boards:
         boards = Boards(table_id)
         _changes.put(key, (now, boards))
         return boards
+
+
+def made(table: Table) -> None:
+    """This process committed ``table`` as it stands (games/service.py, once its change
+    is committed): its pages, and the mover's answer, share it instead of reading it
+    again. A copy: the caller's instance is theirs."""
+    key = (table.pk, ("version", table.version))
+    with _changes_lock:
+        if _changes.get(key) is None:
+            _changes.put(key, (time.monotonic(), Boards(table.pk, copy.copy(table))))
 
 
 def push_for(viewer: Viewer, table_id: int, change: Hashable | None) -> Pushed | None:

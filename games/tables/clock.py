@@ -48,6 +48,18 @@ def seats_for_the_clock(table_id: int) -> list[Seat]:
     return list(seats.order_by("position"))
 
 
+def anyone_on_leave() -> Exists:
+    """For a query of tables: whether a user seated at the table has a vacation ending
+    today or later. False for most tables (``turn_deadline`` then needs no query, and the
+    seats no annotation: games/board.py ``table_seats`` keeps them per process)."""
+    from accounts.models import Vacation
+
+    leave = Vacation.objects.filter(
+        user__seats__table=OuterRef("pk"), end__gte=timezone.localdate()
+    )
+    return Exists(leave)
+
+
 def clock_deadline(
     user_id: int, start: datetime.datetime, seconds: float, *, paused: Sequence[tuple] = ()
 ) -> datetime.datetime:
@@ -89,6 +101,9 @@ def turn_deadline(
     if seat.bot_plays or seat.user_id is None:
         return None
     start = start or timezone.now()
-    if not paused and getattr(seat, "has_leave", True) is False:
+    no_leave = getattr(seat, "has_leave", None) is False
+    if getattr(table, "anyone_on_leave", None) is False:
+        no_leave = True
+    if not paused and no_leave:
         return start + datetime.timedelta(seconds=table.move_seconds)
     return clock_deadline(seat.user_id, start, table.move_seconds, paused=paused)

@@ -32,6 +32,7 @@ from games.models import (
     TimeoutPolicy,
     TournamentMatch,
     new_invite_token,
+    seats_changed,
 )
 from games.rules import PRESET_TARGETS, PRESETS
 from games.rules.hand import next_dealer
@@ -395,6 +396,7 @@ def rematch(
         dealer = next_dealer(rules, last.dealer)
         # Timeouts count towards a forfeit game by game.
         Seat.objects.filter(table=table).update(timeouts=0)
+        seats_changed([table.pk])
         number = last.game.number + 1
         version = begin_game(
             table,

@@ -27,7 +27,13 @@ from belote_site.errors import ActionRefused
 from games import rules as engine
 from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.tables import signals
-from games.tables.clock import clock_deadline, seats_for_the_clock, turn_deadline
+from games.tables.board import table_seats
+from games.tables.clock import (
+    anyone_on_leave,
+    clock_deadline,
+    seats_for_the_clock,
+    turn_deadline,
+)
 from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 
 
@@ -184,8 +190,8 @@ def submit(
         except engine.IllegalAction as error:
             raise refusal(error) from error
     with transaction.atomic():
-        table = lock_table(table_id)
-        seats = seats_for_the_clock(table_id)
+        table = lock_table(table_id, clock=True)
+        seats = table_seats(table)
         seat = _seat_of(actor, seats)
         if expected_version != table.version:
             return Outcome(table.version, False)
@@ -237,9 +243,12 @@ def _apply(
     table.deadline = turn_deadline(table, seats)
     table.version = version
     table.save(update_fields=fields)
-    # The pages of this version, and the next move, need not replay the hand.
+    # The pages of this version, and the next move, need not replay the hand; nor those
+    # of this process read the table again (the move writes no seat: its seats version
+    # is as read under the lock).
     current = after if table.current_hand_id == hand.pk else _dealt(table)
     remember_state(table, current)
+    transaction.on_commit(lambda: _made(table), robust=True)
     return version, bot_next
 
 
@@ -305,7 +314,7 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
         table = lock_table(table_id, missing_ok=True)
         if table is None or table.version != version or table.status != Table.Status.PLAYING:
             return None
-        seats = seats_for_the_clock(table_id)
+        seats = table_seats(table)
         state = table_state(table)
         seat = seats[state.turn]
         if not seat.bot_plays:
@@ -432,15 +441,15 @@ def _bot_rng():
 # Helpers
 
 
-def lock_table(table_id: int, *, missing_ok: bool = False) -> Table | None:
+def lock_table(table_id: int, *, missing_ok: bool = False, clock: bool = False) -> Table | None:
     """The table, its row locked until the transaction ends (a 404 if it does not exist,
-    or None with ``missing_ok``)."""
+    or None with ``missing_ok``). ``clock``: with ``anyone_on_leave`` (games/tables/clock.py),
+    for the deadline of the next turn."""
+    tables = Table.objects.select_for_update(of=("self",)).select_related("current_hand__game")
+    if clock:
+        tables = tables.annotate(anyone_on_leave=anyone_on_leave())
     try:
-        return (
-            Table.objects.select_for_update(of=("self",))
-            .select_related("current_hand__game")
-            .get(pk=table_id)
-        )
+        return tables.get(pk=table_id)
     except Table.DoesNotExist as error:
         if missing_ok:
             return None
@@ -547,6 +556,14 @@ def play_bot_move_task(table_id: int, version: int) -> None:
 @task()
 def expire_deadline_task(table_id: int, version: int) -> None:
     expire_deadline(table_id, version)
+
+
+def _made(table: Table) -> None:
+    """The pages of this process share the table as the change left it
+    (games/tables/boards.py)."""
+    from games.tables import boards
+
+    boards.made(table)
 
 
 __all__ = [

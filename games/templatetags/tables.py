@@ -51,8 +51,8 @@ _side_html = Memo(1024)
 
 @register.simple_tag
 def board_side(board: Board) -> str:
-    """The ``side`` partial of games/table/board.html: the same for every viewer of a version,
-    so rendered once per version and language."""
+    """The ``side`` partial of games/table/board.html: the same for every viewer, and from one
+    card to the next within a trick, so rendered once per look and language."""
     return _side_html.get_or_compute(
         (board.side_key, get_language()),
         lambda: render_to_string("games/table/board.html#side", {"b": board}),

@@ -107,6 +107,28 @@ def board_of(message: dict, version: int, *, presence: bool = False) -> str:
     return message["html"]
 
 
+# How long a socket may take to bring the message a test waits for (a loaded machine);
+# the wait ends as soon as it comes.
+PATIENCE = 10.0
+
+
+async def board_at(socket: WebsocketCommunicator, version: int) -> tuple[dict, list[dict]]:
+    """The board a change brought ``socket`` at ``version`` (not marked "presence"),
+    waited for as such rather than for quiet; and the boards marked "presence" that came
+    before it: those of pages that opened before the change, late on a loaded machine
+    (their consumers still telling that they came), at ``version`` at the latest. Any
+    other message fails."""
+    echoes = []
+    while True:
+        message = await receive(socket, timeout=PATIENCE)
+        if message.get("presence") is True and "html" in message:
+            assert message["version"] <= version, message
+            echoes.append(message)
+            continue
+        board_of(message, version)
+        return message, echoes
+
+
 async def drain(socket: WebsocketCommunicator, quiet: float = 0.2) -> list[dict]:
     """Every message ``socket`` has pending, until it stays quiet for ``quiet`` seconds."""
     messages = []

@@ -37,10 +37,10 @@ from games.tables import lobby, service
 from games.tables.selectors import hand_state
 from tests.factories import make_user, make_users
 from tests.live.conftest import (
+    board_at,
     board_of,
     drain,
     logged_in_client,
-    receive,
     run,
     socket_headers,
 )
@@ -415,17 +415,24 @@ def test_the_boards_the_sockets_push_show_no_card_of_another_hand_during_a_whole
                 page = board_of(message, table.version, presence=True)
                 assert_hides(page, first_deal, viewer.seat, f"{viewer.name} as others arrive")
         moves = 0
+        states = {table.version: first_deal}  # version -> the hand as it stood
         while (moved := await sync_to_async(next_move)(moves)) is not None:
             version, state = moved
+            states[version] = state
             moves += 1
             for viewer, socket in zip(viewers, opened, strict=True):
-                message = await receive(socket)
-                heard.append(message)
+                # Waited for by its version: a board of someone's arrival told late may
+                # come first (checked as well).
+                message, late = await board_at(socket, version)
+                heard += [*late, message]
                 page = board_of(message, version)
                 where = f"move {moves}, the board pushed to {viewer.name}"
                 assert_hides(page, state, viewer.seat, where)
                 missing = own_codes(state, viewer.seat) - set(DATA_CARD.findall(page))
                 assert not missing, f"{where} lacks their own {sorted(missing)}"
+                for echo in late:
+                    seen = board_of(echo, echo["version"], presence=True)
+                    assert_hides(seen, states[echo["version"]], viewer.seat, f"{where}, late")
         heard += [m for pending in await gather_drains(opened) for m in pending]
         assert moves > 50
         assert {frozenset(m) for m in heard} == {

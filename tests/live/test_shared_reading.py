@@ -1,0 +1,44 @@
+"""The process that made a move gives its pages the table as the move saved it
+(games/tables/boards.py ``made``): their boards are those a reading of the database gives, and
+the table is not read again."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.tables import boards as live
+from tests.factories import make_users, play_random_move, seated_user, started_table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+TOKEN = re.compile(r'name=\\"csrfmiddlewaretoken\\" value=\\"[^"\\]+\\"')
+
+
+def viewer(user) -> live.Viewer:
+    scope = {"user": user, "cookies": {"csrftoken": "c" * 32}, "headers": []}
+    return live.Viewer.of(scope)
+
+
+def without_tokens(message: str) -> str:
+    return TOKEN.sub("token", message)
+
+
+def test_the_boards_of_the_mover_s_process_are_those_of_the_database_without_reading_it():
+    table = started_table(players=dict(enumerate(make_users(4))))
+    viewers = [viewer(seated_user(table, position)) for position in range(4)]
+    rng = random.Random(5)
+    for _ in range(45):  # through the first hand's end and into the next one's bidding
+        outcome = play_random_move(table, rng)
+        with CaptureQueriesContext(connection) as queries:
+            shared = live.shared(table.pk, ("version", outcome.version))
+            pushed = [shared.push_for(v).message() for v in viewers]
+        assert not [q for q in queries if 'FROM "games_table"' in q["sql"]]
+        fresh = live.shared(table.pk, None)  # read from the database
+        read = [fresh.push_for(v).message() for v in viewers]
+        assert [without_tokens(m) for m in pushed] == [without_tokens(m) for m in read]
+        assert f'"version": {outcome.version}' in pushed[0]
