@@ -431,8 +431,15 @@ class NotificationKind(models.TextChoices):
     TURN = "turn", _("à vous de jouer")
 
 
+# What each kind says, translated when it is shown: in the reader's language of the moment.
+NOTIFICATION_TEXTS = {NotificationKind.TURN: _("À vous de jouer à la table n° %(id)s")}
+
+
 class Notification(models.Model):
-    """One line of a user's in-app notifications (the bell of the header)."""
+    """One line of a user's in-app notifications (the bell of the header). It stores its
+    kind and table, not a text: ``text`` says it in the language active when shown. The
+    unread line of a table is brought up to date rather than repeated
+    (games.notifications.notify_turn_task)."""
 
     Kind = NotificationKind
 
@@ -442,7 +449,6 @@ class Notification(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="notifications")
     version = models.PositiveIntegerField(_("version"))
     kind = models.CharField(_("type"), max_length=16, choices=NotificationKind.choices)
-    text = models.CharField(_("texte"), max_length=200)
     created_at = models.DateTimeField(_("le"), auto_now_add=True)
     read_at = models.DateTimeField(_("lue le"), null=True, blank=True)
 
@@ -459,6 +465,10 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def text(self) -> str:
+        return str(NOTIFICATION_TEXTS[self.kind] % {"id": self.table_id})
 
 
 class ReminderKind(models.TextChoices):

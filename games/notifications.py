@@ -2,7 +2,8 @@
 
 When a human's turn starts at an asynchronous table, ``games.service`` calls
 ``turn_started`` once the move is committed. A task then writes the in-app notification
-("À vous de jouer à la table n° X") and follows the player's ``notify`` preference:
+("À vous de jouer à la table n° X": one unread line per table, in the reader's language
+when shown) and follows the player's ``notify`` preference:
 
 - ``immediately``: the email goes at once;
 - ``hourly``: a task an hour later emails them only if the turn is still theirs at the
@@ -39,7 +40,6 @@ from django.db.models import F, Q
 from django.tasks import task
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
 from accounts.models import Notify, User
 from accounts.unsubscribe import unsubscribe_url
@@ -114,15 +114,15 @@ def notify_turn_task(table_id: int, version: int) -> None:
     if waiting is None:
         return
     table, user = waiting
-    with translation.override(user.language):
-        text = _("À vous de jouer à la table n° %(id)s") % {"id": table.pk}
-    Notification.objects.get_or_create(
-        user=user,
-        table=table,
-        version=version,
-        kind=Notification.Kind.TURN,
-        defaults={"text": text},
+    # One unread line per table: an older unread one moves up to this turn (the version
+    # checked above is the table's current one), else a new line.
+    unread = Notification.objects.filter(
+        user=user, table=table, kind=Notification.Kind.TURN, read_at=None
     )
+    if not unread.exclude(version=version).update(version=version, created_at=timezone.now()):
+        Notification.objects.get_or_create(
+            user=user, table=table, version=version, kind=Notification.Kind.TURN
+        )
     if not user.email or user.notify == Notify.NEVER:
         return
     if user.notify == Notify.IMMEDIATELY:
