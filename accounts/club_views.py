@@ -80,7 +80,7 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
         # The reason is shown on the field; the notice says that nothing was sent.
         form.add_error("username", refused.message)
         return _refused(request, club, not_sent, refused.status, invite_form=form)
-    text = _("%(name)s est invité à rejoindre le club.") % {"name": invitation.user}
+    text = _("Invitation au club envoyée à %(name)s.") % {"name": invitation.user}
     return _done(request, club, text)
 
 

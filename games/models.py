@@ -28,6 +28,9 @@ class BotLevel(models.TextChoices):
     HEURISTIC = "heuristic", _("Confirmé")
 
 
+BOT_NAMES = {BotLevel.RANDOM: _("robot débutant"), BotLevel.HEURISTIC: _("robot confirmé")}
+
+
 def new_invite_token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -214,6 +217,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def bot_name(self) -> str:
+        """ "robot confirmé": a bot seat in words, without the brackets of its level."""
+        return BOT_NAMES.get(self.bot_level, "")
 
     @property
     def bot_plays(self) -> bool:
