@@ -17,6 +17,7 @@ from games.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
     LIVE_MOVE_SECONDS,
+    PRESET_LABELS,
     SEAT_CHOICES,
     BotLevel,
     Pace,
@@ -26,13 +27,6 @@ from games.rules import PRESET_TARGETS, PRESETS
 
 DEFAULT_PRESET = "classique"
 
-PRESET_LABELS = {
-    "classique": _("Belote classique"),
-    "annonces": _("Belote avec annonces"),
-    "moderne": _("Belote moderne (sans atout et tout atout)"),
-    "stekius": _("Stekius (échange du 7 d'atout)"),
-    "belote_com": _("Belote.com (501 points)"),
-}
 PRESET_SUMMARIES = {
     "classique": _(
         "Sens inverse des aiguilles d'une montre, distribution 3 puis 2, seule la belote "

@@ -20,7 +20,15 @@ from games.rules import MODES, PRESETS, Rules, rules_for
 
 SEAT_CHOICES = [(0, _("Nord")), (1, _("Est")), (2, _("Sud")), (3, _("Ouest"))]
 TEAM_CHOICES = [(0, _("Nord-Sud")), (1, _("Est-Ouest"))]
-PRESET_CHOICES = [(name, name) for name in PRESETS]
+# The names of the presets (games.rules), for people: the forms, the pages and the admin.
+PRESET_LABELS = {
+    "classique": _("Belote classique"),
+    "annonces": _("Belote avec annonces"),
+    "moderne": _("Belote moderne (sans atout et tout atout)"),
+    "stekius": _("Stekius (échange du 7 d'atout)"),
+    "belote_com": _("Belote.com (501 points)"),
+}
+PRESET_CHOICES = [(name, PRESET_LABELS.get(name, name)) for name in PRESETS]
 
 
 class BotLevel(models.TextChoices):
@@ -162,7 +170,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.preset}
+        return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.get_preset_display()}
 
     @property
     def rules(self) -> Rules:
