@@ -25,7 +25,7 @@ from django.utils.translation import gettext as _
 from games import presence
 from games import rules as engine
 from games.memo import Memo
-from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
+from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table, TournamentMatch
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
 from games.selectors import can_watch, deck_cards, hand_actions, table_state
 
@@ -724,7 +724,10 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         final=final,
         winner=game.winner if finished else None,
         my_result=my_result,
-        can_rematch=finished and my_position is not None,
+        # A tournament match is one game: lobby.rematch refuses it, so no button.
+        can_rematch=finished
+        and my_position is not None
+        and not TournamentMatch.objects.filter(table=table).exists(),
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),
