@@ -13,10 +13,11 @@ writes them.
 
 from __future__ import annotations
 
+from allauth.account.models import EmailAddress
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import Count
 from django.forms.models import BaseInlineFormSet
@@ -42,9 +43,48 @@ class UserForm(DisplayNameMixin, UserChangeForm):
     pass
 
 
+class UserAddForm(AdminUserCreationForm):
+    """A user added here logs in by email (allauth): the address, and whether it counts
+    as verified or the user confirms it at their first login."""
+
+    email = forms.EmailField(label=_("Adresse e-mail"))
+    email_verified = forms.BooleanField(
+        label=_("Adresse vérifiée"),
+        required=False,
+        initial=True,
+        help_text=_("Sinon, un lien de confirmation lui est envoyé à sa première connexion."),
+    )
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data["email"]
+        if (
+            User.objects.filter(email__iexact=email).exists()
+            or EmailAddress.objects.filter(email__iexact=email).exists()
+        ):
+            raise ValidationError(_("Cette adresse est déjà celle d'un autre compte."))
+        return email
+
+
 @admin.register(User)
 class UserAdmin(SafeInputAdmin, DjangoUserAdmin):
     form = UserForm
+    add_form = UserAddForm
+    add_fieldsets = (
+        (
+            None,
+            {
+                "classes": ("wide",),
+                "fields": (
+                    "username",
+                    "email",
+                    "email_verified",
+                    "usable_password",
+                    "password1",
+                    "password2",
+                ),
+            },
+        ),
+    )
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
         (_("Belote"), {"fields": ("display_name", "language", "notify")}),
@@ -52,6 +92,18 @@ class UserAdmin(SafeInputAdmin, DjangoUserAdmin):
     list_display = ("username", "display_name", "email", "language", "is_staff", "is_active")
     list_filter = (*DjangoUserAdmin.list_filter, "language", "notify")
     search_fields = ("username", "display_name", "email")
+
+    def save_model(self, request, obj, form, change) -> None:
+        if not change:
+            obj.email = form.cleaned_data["email"]
+        super().save_model(request, obj, form, change)
+        if not change:
+            EmailAddress.objects.create(
+                user=obj,
+                email=obj.email,
+                primary=True,
+                verified=form.cleaned_data["email_verified"],
+            )
 
 
 # ---------------------------------------------------------------------------------------

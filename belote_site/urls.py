@@ -18,6 +18,7 @@ handler400 = "belote_site.middleware.bad_request"
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("comptes/", include("accounts.urls")),
     path("comptes/", include("allauth.urls")),
     path("tables/", include("games.tables.urls")),

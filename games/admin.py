@@ -17,7 +17,7 @@ from django.forms.models import BaseInlineFormSet
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.admin import ClubScopedAdmin
@@ -343,12 +343,15 @@ class TournamentAdmin(ClubScopedAdmin):
     def _paired(self, request, *, seed: int | None):
         def call(tournament: Tournament) -> str:
             report = tournaments.pair_singles(tournament=tournament, by=request.user, seed=seed)
-            done = gettext("%(t)s : %(n)s équipe(s) formée(s).")
-            done %= {"t": tournament, "n": report.pairs}
+            done = ngettext(
+                "%(t)s : %(n)s équipe formée.", "%(t)s : %(n)s équipes formées.", report.pairs
+            ) % {"t": tournament, "n": report.pairs}
             if seed is not None:
                 done += " " + gettext("(tirage n° %(seed)s)") % {"seed": seed}
             if report.left_alone:
-                done += " " + gettext("%(name)s reste seul.") % {"name": report.left_alone}
+                done += " " + gettext("%(name)s reste sans partenaire.") % {
+                    "name": report.left_alone
+                }
             return done
 
         return call

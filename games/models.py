@@ -24,13 +24,26 @@ from games.tournaments.formats import FORMATS, Format, format_of
 
 SEAT_CHOICES = [(0, _("Nord")), (1, _("Est")), (2, _("Sud")), (3, _("Ouest"))]
 TEAM_CHOICES = [(0, _("Nord-Sud")), (1, _("Est-Ouest"))]
-PRESET_CHOICES = [(name, name) for name in PRESETS]
+# The names of the presets (games.rules), for people: the forms, the pages and the admin
+# (games/tables/catalogue.py offers them with the rest of the preset catalogue).
+PRESET_LABELS = {
+    "classique": _("Belote classique"),
+    "annonces": _("Belote avec annonces"),
+    "moderne": _("Belote moderne (sans atout et tout atout)"),
+    "stekius": _("Stekius (échange du 7 d'atout)"),
+    "belote_com": _("Belote.com (501 points)"),
+}
+PRESET_CHOICES = [(name, PRESET_LABELS.get(name, name)) for name in PRESETS]
 
 
 # The bot levels of games/bots/levels.py (RANDOM, HEURISTIC, ...), their labels translated.
 BotLevel = models.TextChoices(
     "BotLevel", [(level.name.upper(), (level.name, _(level.label))) for level in LEVELS]
 )
+
+
+# A bot at a seat, in words ("robot confirmé"), from the same list.
+BOT_NAMES = {level.name: _(level.seat_name) for level in LEVELS}
 
 
 def new_invite_token() -> str:
@@ -169,7 +182,7 @@ class Table(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.preset}
+        return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.get_preset_display()}
 
     def save(self, **kwargs) -> None:
         """Every field but ``seats_version``, which only ``seats_changed`` moves."""
@@ -253,6 +266,11 @@ class Seat(models.Model):
     @property
     def is_bot(self) -> bool:
         return bool(self.bot_level)
+
+    @property
+    def bot_name(self) -> str:
+        """ "robot confirmé": a bot seat in words, without the brackets of its level."""
+        return BOT_NAMES.get(self.bot_level, "")
 
     @property
     def bot_plays(self) -> bool:
@@ -477,8 +495,15 @@ class NotificationKind(models.TextChoices):
     TURN = "turn", _("à vous de jouer")
 
 
+# What each kind says, translated when it is shown: in the reader's language of the moment.
+NOTIFICATION_TEXTS = {NotificationKind.TURN: _("À vous de jouer à la table n° %(id)s")}
+
+
 class Notification(models.Model):
-    """One line of a user's in-app notifications (the bell of the header)."""
+    """One line of a user's in-app notifications (the bell of the header). It stores its
+    kind and table, not a text: ``text`` says it in the language active when shown. The
+    unread line of a table is brought up to date rather than repeated
+    (games.notifications.notify_turn_task)."""
 
     Kind = NotificationKind
 
@@ -488,7 +513,6 @@ class Notification(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="notifications")
     version = models.PositiveIntegerField(_("version"))
     kind = models.CharField(_("type"), max_length=16, choices=NotificationKind.choices)
-    text = models.CharField(_("texte"), max_length=200)
     created_at = models.DateTimeField(_("le"), auto_now_add=True)
     read_at = models.DateTimeField(_("lue le"), null=True, blank=True)
 
@@ -505,6 +529,10 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def text(self) -> str:
+        return str(NOTIFICATION_TEXTS[self.kind] % {"id": self.table_id})
 
 
 class ReminderKind(models.TextChoices):

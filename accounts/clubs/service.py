@@ -187,7 +187,9 @@ def invite(*, club: Club, by, username: str) -> ClubInvitation:
             409,
         )
     if club.invitations.filter(user=invitee, status=RequestStatus.PENDING).exists():
-        raise ClubError("already_invited", _("%(name)s est déjà invité.") % {"name": invitee}, 409)
+        raise ClubError(
+            "already_invited", _("%(name)s a déjà reçu une invitation.") % {"name": invitee}, 409
+        )
     invitation = ClubInvitation.objects.create(club=club, user=invitee, invited_by=by)
     _mail_on_commit("invitation", invitation.pk)
     return invitation
@@ -259,11 +261,11 @@ def request_to_join(*, club: Club, by, message: str = "") -> JoinRequest:
         return pending
     if not club.accepts_requests:
         raise ClubError(
-            "no_requests", _("Ce club n'accepte pas de demandes : il faut y être invité."), 403
+            "no_requests", _("Ce club n'accepte pas de demandes : il y faut une invitation."), 403
         )
     if club.invitations.filter(user=by, status=RequestStatus.PENDING).exists():
         raise ClubError(
-            "invited", _("Vous êtes déjà invité dans ce club : acceptez l'invitation."), 409
+            "invited", _("Une invitation de ce club vous attend déjà : acceptez-la."), 409
         )
     message = (message or "").strip()
     if len(message) > JoinRequest._meta.get_field("message").max_length:

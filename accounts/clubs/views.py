@@ -83,7 +83,7 @@ def club_invite(request: HttpRequest, slug: str) -> HttpResponse:
         return htmx.refused(
             request, _page(request, club), not_sent, refused.status, invite_form=form
         )
-    text = _("%(name)s est invité à rejoindre le club.") % {"name": invitation.user}
+    text = _("Invitation au club envoyée à %(name)s.") % {"name": invitation.user}
     return htmx.done(request, page, text)
 
 

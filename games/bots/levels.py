@@ -31,6 +31,7 @@ class Level:
     name: str
     label: str  # French; the models translate it
     act: Callable[[HandState, random.Random], Action]
+    seat_name: str = ""  # the bot at a seat, in words ("robot confirmé"); translated too
 
 
 def random_action(state: HandState, rng: random.Random) -> Action:
@@ -42,8 +43,13 @@ def heuristic(state: HandState, rng: random.Random) -> Action:
 
 
 LEVELS: tuple[Level, ...] = (
-    Level("random", gettext_noop("Débutant (aléatoire)"), random_action),
-    Level("heuristic", gettext_noop("Confirmé"), heuristic),
+    Level(
+        "random",
+        gettext_noop("Débutant (aléatoire)"),
+        random_action,
+        gettext_noop("robot débutant"),
+    ),
+    Level("heuristic", gettext_noop("Confirmé"), heuristic, gettext_noop("robot confirmé")),
 )
 BOT_LEVELS = tuple(level.name for level in LEVELS)
 _BY_NAME = {level.name: level for level in LEVELS}

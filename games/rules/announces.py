@@ -43,7 +43,7 @@ class Announce(NamedTuple):
         return (self.points, 0, self.rank)
 
     def describe(self) -> str:
-        """French words for it: ``tierce au roi de coeur``, ``carré de valets``."""
+        """French words for it: ``tierce au roi de cœur``, ``carré de valets``."""
         if self.kind == "carre":
             return f"carré {_CARRE_OF[self.rank]}"
         return f"{self.kind} {_AT_RANK[self.rank]} de {SUIT_NAMES_FR[self.suit]}"

@@ -2,8 +2,8 @@
 
 A card is an int from 0 to 31: ``suit * 8 + rank``. Ranks are numbered in sequence order
 ``7 8 9 T J Q K A`` (0 to 7), the order in which tierces and cents are read; suits are
-``S H D C`` (pique, coeur, carreau, trefle). A hand is a 32-bit mask of cards. The outside
-world sees card codes: rank letter then suit letter, ``JH`` is the valet de coeur.
+``S H D C`` (pique, cœur, carreau, trefle). A hand is a 32-bit mask of cards. The outside
+world sees card codes: rank letter then suit letter, ``JH`` is the valet de cœur.
 
 A contract mode is a trump suit (0 to 3), ``SA`` (sans atout, 4) or ``TA`` (tout atout, 5).
 Every table below is indexed by mode, so the play code never branches on it for lookups.
@@ -22,8 +22,8 @@ TA = 5
 SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = range(8)
 
 RANK_NAMES_FR = ("sept", "huit", "neuf", "dix", "valet", "dame", "roi", "as")
-SUIT_NAMES_FR = ("pique", "coeur", "carreau", "trèfle")
-MODE_NAMES_FR = ("pique", "coeur", "carreau", "trèfle", "sans atout", "tout atout")
+SUIT_NAMES_FR = ("pique", "cœur", "carreau", "trèfle")
+MODE_NAMES_FR = ("pique", "cœur", "carreau", "trèfle", "sans atout", "tout atout")
 
 ALL_CARDS = (1 << 32) - 1
 SUIT_MASK = tuple(0xFF << (8 * s) for s in range(4))
@@ -54,7 +54,7 @@ def code_of(card: int) -> str:
 
 
 def name_fr(card: int) -> str:
-    """The French name a screen reader says: ``valet de coeur``."""
+    """The French name a screen reader says: ``valet de cœur``."""
     return f"{RANK_NAMES_FR[card & 7]} de {SUIT_NAMES_FR[card >> 3]}"
 
 

@@ -23,7 +23,7 @@ from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
+from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table, TournamentMatch
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
 from games.tables import presence
 from games.tables.memo import Memo
@@ -39,7 +39,7 @@ PLACES = ("bottom", "left", "top", "right")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED_SUITS = frozenset("HD")
 # The engine's vocabulary (games.rules.cards.name_fr), translatable: in French a card's
-# name is exactly the engine's ("valet de coeur"), which the tests check.
+# name is exactly the engine's ("valet de cœur"), which the tests check.
 RANK_NAMES = {
     "7": gettext_lazy("sept"),
     "8": gettext_lazy("huit"),
@@ -52,7 +52,7 @@ RANK_NAMES = {
 }
 SUIT_NAMES = {
     "S": gettext_lazy("pique"),
-    "H": gettext_lazy("coeur"),
+    "H": gettext_lazy("cœur"),
     "D": gettext_lazy("carreau"),
     "C": gettext_lazy("trèfle"),
 }
@@ -66,6 +66,13 @@ RANK_LABELS = {
     "Q": pgettext_lazy("rang de carte (dame)", "D"),
     "K": pgettext_lazy("rang de carte (roi)", "R"),
     "A": pgettext_lazy("rang de carte (as)", "A"),
+}
+# Whose turn it is, one phrase per seat: French elides "de" before Est and Ouest.
+TURN_OF = {
+    0: gettext_lazy("Au tour de Nord"),
+    1: gettext_lazy("Au tour d'Est"),
+    2: gettext_lazy("Au tour de Sud"),
+    3: gettext_lazy("Au tour d'Ouest"),
 }
 ANNOUNCE_NAMES = {
     "tierce": gettext_lazy("Tierce"),
@@ -81,7 +88,7 @@ TRUMP_ORDER = "J9ATKQ87"
 
 
 def card_name(code: str) -> str:
-    """What a screen reader says for a card: ``valet de coeur``."""
+    """What a screen reader says for a card: ``valet de cœur``."""
     return _card_words(code, get_language())[0]
 
 
@@ -184,7 +191,7 @@ def _seat_label(position: int, language: str) -> str:
 
 
 def _bid_text(action: str, turned_suit: str | None) -> tuple[str, Mode | None]:
-    """A bid as the history tells it: ``Passe``, ``Prend à coeur``, ``Sans atout``."""
+    """A bid as the history tells it: ``Passe``, ``Prend à cœur``, ``Sans atout``."""
     words = action.split()
     if action == "pass":
         return _("Passe"), None
@@ -342,6 +349,10 @@ class SeatShown:
     @property
     def name(self) -> str:
         return _seat_name(self.seat.position)
+
+    @property
+    def turn_text(self) -> str:
+        return TURN_OF[self.seat.position]
 
     @property
     def team(self) -> str:
@@ -723,7 +734,10 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         final=final,
         winner=game.winner if finished else None,
         my_result=my_result,
-        can_rematch=finished and my_position is not None,
+        # A tournament match is one game: lobby.rematch refuses it, so no button.
+        can_rematch=finished
+        and my_position is not None
+        and not TournamentMatch.objects.filter(table=table).exists(),
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from games.models import PRESET_LABELS
 from games.rules import PRESETS
 
 
@@ -42,13 +43,6 @@ PRESET_OPTIONS: dict[str, tuple[TableOption, ...]] = {
 }
 assert set(PRESET_OPTIONS) == set(PRESETS)
 
-PRESET_LABELS = {
-    "classique": _("Belote classique"),
-    "annonces": _("Belote avec annonces"),
-    "moderne": _("Belote moderne (sans atout et tout atout)"),
-    "stekius": _("Stekius (échange du 7 d'atout)"),
-    "belote_com": _("Belote.com (501 points)"),
-}
 PRESET_SUMMARIES = {
     "classique": _(
         "Sens inverse des aiguilles d'une montre, distribution 3 puis 2, seule la belote "

@@ -165,12 +165,12 @@ def invite_user(*, table: Table, by, username: str) -> Invitation:
     if table.seats.filter(user=invitee).exists():
         raise ServiceError(
             "already_seated",
-            _("%(name)s est déjà assis à cette table.") % {"name": invitee},
+            _("%(name)s a déjà une place à cette table.") % {"name": invitee},
             409,
         )
     if table.invitations.filter(user=invitee).exists():
         raise ServiceError(
-            "already_invited", _("%(name)s est déjà invité.") % {"name": invitee}, 409
+            "already_invited", _("%(name)s a déjà reçu une invitation.") % {"name": invitee}, 409
         )
     invitation = Invitation.objects.create(
         table=table, user=invitee, invited_by=by, via=Invitation.Via.USERNAME
@@ -264,7 +264,7 @@ def take_seat(*, table: Table, user, position: int) -> Outcome:
     seats = _seats(table)
     seat = seats[_position(position)]
     if seat.user_id == user.pk:
-        raise ServiceError("same_seat", _("Vous êtes déjà assis à cette place."), 409)
+        raise ServiceError("same_seat", _("Cette place est déjà la vôtre."), 409)
     if not seat.is_free:
         raise ServiceError("seat_taken", _("Cette place est déjà prise."), 409)
     current = next((s for s in seats.values() if s.user_id == user.pk), None)
@@ -282,7 +282,7 @@ def leave_seat(*, table: Table, user) -> Outcome:
     table = _visible_in_lobby(table, user)
     seat = table.seats.filter(user=user).first()
     if seat is None:
-        raise ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 409)
+        raise ServiceError("not_seated", _("Vous n'avez pas de place à cette table."), 409)
     seat.user = None
     seat.save(update_fields=["user"])
     return _record(table, user, "leave_seat", {}, seat=seat.position)
@@ -383,7 +383,7 @@ def rematch(
             raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
         seats = list(Seat.objects.filter(table=table).order_by("position"))
         if not any(seat.user_id is not None and seat.user_id == by.pk for seat in seats):
-            raise ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+            raise ServiceError("not_seated", _("Vous n'avez pas de place à cette table."), 403)
         if expected_version is not None and expected_version != table.version:
             return Outcome(table.version, False)
         if table.status != Table.Status.FINISHED or table.current_hand is None:

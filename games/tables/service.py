@@ -466,7 +466,7 @@ def _seat_of(actor, seats: list[Seat]) -> int:
     for seat in seats:
         if user_id is not None and seat.user_id == user_id:
             return seat.position
-    raise ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+    raise ServiceError("not_seated", _("Vous n'avez pas de place à cette table."), 403)
 
 
 def _source(actor) -> str:

@@ -18,7 +18,9 @@ def take_back_seat(*, table_id: int, user) -> service.Outcome:
         table = service.lock_table(table_id)
         seat = Seat.objects.filter(table=table, user=user).first()
         if seat is None:
-            raise service.ServiceError("not_seated", _("Vous n'êtes pas assis à cette table."), 403)
+            raise service.ServiceError(
+                "not_seated", _("Vous n'avez pas de place à cette table."), 403
+            )
         if not seat.stand_in:
             return service.Outcome(table.version, False)
         seat.stand_in = False

@@ -244,7 +244,7 @@ def table_join(request: HttpRequest, table_id: int, token: str) -> HttpResponse:
             watching = _("Vous regardez la partie en spectateur : aucune main n'est montrée.")
             messages.info(request, watching)
         else:
-            messages.success(request, _("Vous êtes invité : choisissez votre place."))
+            messages.success(request, _("Invitation acceptée : choisissez votre place."))
         return redirect("games:table", table.pk)
     return pages.join_page(request, table)
 
@@ -278,7 +278,7 @@ def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
         return htmx.refused(
             request, _page(request, table, "invites"), not_sent, refused.status, invite_form=form
         )
-    text = _("%(name)s est invité à la table.") % {"name": invitation.user}
+    text = _("Invitation envoyée à %(name)s.") % {"name": invitation.user}
     return htmx.done(request, page, text)
 
 
@@ -325,7 +325,7 @@ def table_take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
         lambda table, data: lobby.take_seat(
             table=table, user=request.user, position=data["position"]
         ),
-        _("Vous êtes assis."),
+        _("Vous avez pris cette place."),
     )
 
 

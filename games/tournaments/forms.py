@@ -12,7 +12,7 @@ class RegisterForm(forms.Form):
         max_length=150,
         required=False,
         help_text=_(
-            "Laissez vide pour vous inscrire seul : l'organisateur vous trouvera un partenaire."
+            "Laissez vide pour vous inscrire sans partenaire : l'organisateur vous en trouvera un."
         ),
     )
     name = forms.CharField(

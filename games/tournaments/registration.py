@@ -48,7 +48,9 @@ def register(
             403,
         )
     if team_of(tournament, user) is not None:
-        raise ServiceError("already_registered", _("Vous êtes déjà inscrit à ce tournoi."), 409)
+        raise ServiceError(
+            "already_registered", _("Votre inscription à ce tournoi est déjà faite."), 409
+        )
     name = (name or "").strip()
     if len(name) > TEAM_NAME_LENGTH:
         raise ServiceError(
@@ -67,7 +69,7 @@ def withdraw(*, tournament: Tournament, user) -> None:
     tournament = lock_tournament(tournament.pk)
     team = team_of(tournament, user)
     if team is None:
-        raise ServiceError("not_registered", _("Vous n'êtes pas inscrit à ce tournoi."), 409)
+        raise ServiceError("not_registered", _("Vous ne participez pas à ce tournoi."), 409)
     check_registration_open(tournament)
     team.delete()
 
@@ -91,7 +93,7 @@ def _partner(tournament: Tournament, user, username: str):
     if team_of(tournament, partner) is not None:
         raise ServiceError(
             "partner_registered",
-            _("%(name)s est déjà inscrit à ce tournoi.") % {"name": partner},
+            _("%(name)s participe déjà à ce tournoi.") % {"name": partner},
             409,
         )
     return partner

@@ -82,7 +82,7 @@ def tournament_register(request: HttpRequest, tournament_id: int) -> HttpRespons
     if team.complete:
         done = _("Votre équipe est inscrite : %(team)s.") % {"team": team}
     else:
-        done = _("Vous êtes inscrit seul : l'organisateur vous donnera un partenaire.")
+        done = _("Inscription sans partenaire : l'organisateur vous en donnera un.")
     return htmx.done(request, page, done)
 
 

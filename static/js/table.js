@@ -1,5 +1,5 @@
 /* The live table page (loaded by templates/games/table.html only, after static/js/site.js).
- * Two parts:
+ * Three parts:
  *
  * 1. The socket. The live element (#board once the game has started, #table in
  *    the lobby) carries data-ws-url, data-fragment-url and data-version. Once the game
@@ -20,6 +20,8 @@
  *    outside it and is filled from the new board's #board-news. After a move the focus,
  *    which was on a button now gone, goes to the first button left to press, or to the
  *    line that says whose turn it is.
+ *
+ * 3. Copy buttons for the invitation links, with a fallback where the clipboard is refused.
  *
  * Without JavaScript the site still works by full pages.
  */
@@ -342,6 +344,58 @@
         }
       }
     });
+  }
+
+  // -------------------------------------------------------------------------------------
+  // 3. Copy buttons (the invitation links, games/_secret_link.html): hidden without
+  //    JavaScript. The Clipboard API where the browser grants it; where it is refused or
+  //    missing (an insecure origin, a browser setting), the link is selected and the
+  //    status line says to copy it.
+
+  function copyDone(button, key) {
+    var status = document.getElementById(button.dataset.copy + "-copy-status");
+    if (status) {
+      status.textContent = button.getAttribute("data-" + key);
+    }
+  }
+
+  function selectForCopy(input, button) {
+    input.focus();
+    input.select();
+    copyDone(button, "refused");
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest ? event.target.closest("button[data-copy]") : null;
+    var input = button && document.getElementById(button.dataset.copy);
+    if (!input) {
+      return;
+    }
+    if (!navigator.clipboard || !navigator.clipboard.writeText) {
+      selectForCopy(input, button);
+      return;
+    }
+    navigator.clipboard.writeText(input.value).then(
+      function () {
+        copyDone(button, "copied");
+      },
+      function () {
+        selectForCopy(input, button);
+      }
+    );
+  });
+
+  function showCopyButtons(root) {
+    if (root.querySelectorAll) {
+      root.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
+        button.hidden = false;
+      });
+    }
+  }
+
+  showCopyButtons(document);
+  if (window.htmx) {
+    htmx.onLoad(showCopyButtons);
   }
 
   var firstBoard = document.getElementById("board");

@@ -195,7 +195,7 @@ def test_htmx_failures_are_told_outside_the_board(table_page, page_guard):
     # The websocket closed for good because the session ended: said, not retried.
     switch.routes[-1].close(code=4401, reason="")
     expect(status).to_have_attribute("data-problem", "session")
-    expect(status).to_contain_text("Vous n'êtes plus connecté")
+    expect(status).to_contain_text("Votre session a pris fin")
     expect(status.get_by_role("link", name="Page de connexion")).to_have_attribute(
         "href", f"/comptes/login/?next=%2Ftables%2F{table.pk}%2F"
     )

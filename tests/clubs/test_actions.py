@@ -62,7 +62,7 @@ def test_an_organiser_invites(club, organiser):
     response = client_for(organiser).post(url("invite", club), {"username": "ines"})
 
     assert response.status_code == 302 and response.url == url("detail", club)
-    assert messages_of(response) == ["ines est invité à rejoindre le club."]
+    assert messages_of(response) == ["Invitation au club envoyée à ines."]
     assert ClubInvitation.objects.filter(club=club, user__username="ines").exists()
 
 
@@ -164,7 +164,7 @@ def test_htmx_invite_answers_the_club_fragment(club, organiser):
 
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<div id="club"')
-    assert "ines est invité à rejoindre le club." in response.text
+    assert "Invitation au club envoyée à ines." in response.text
     assert "Invitations en attente" in response.text
 
 
@@ -253,7 +253,7 @@ def test_a_second_invitation_is_refused(club, organiser, invitee):
     response = client_for(organiser).post(url("invite", club), {"username": "ines"})
 
     assert response.status_code == 409
-    assert "ines est déjà invité." in response.text
+    assert "ines a déjà reçu une invitation." in response.text
     assert snapshot(club) == before
 
 

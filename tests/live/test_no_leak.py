@@ -12,7 +12,7 @@ player to act (htmx and plain forms in turn). After every move each of the five 
 fetches the table page and the board fragment, and the mover's answer is read too; every
 ten moves, the other pages they open (home, Mes tables, notifications, the players'
 pages) are read as well. The spectator came by the invitation link. None
-may name, by its code (``JH``) or its French name (``valet de coeur``), a card still
+may name, by its code (``JH``) or its French name (``valet de cœur``), a card still
 held by another seat, except the public ones: the turned card (it stays public when the
 taker picks it up) and, after an exchange, the trump 7 swapped for it.
 """
@@ -57,7 +57,7 @@ ALNUM = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxy
 # A card named in words (in a lowercased page), in French (the engine's name_fr) or English.
 NAME = re.compile(
     r"\b(?:sept|huit|neuf|dix|valet|dame|roi|as|seven|eight|nine|ten|jack|queen|king|ace)"
-    r"\s+(?:de|of)\s+(?:pique|coeur|carreau|trèfle|spades|hearts|diamonds|clubs)\b"
+    r"\s+(?:de|of)\s+(?:pique|cœur|carreau|trèfle|spades|hearts|diamonds|clubs)\b"
 )
 DATA_CARD = re.compile(r'data-card="([^"]*)"')
 

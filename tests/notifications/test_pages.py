@@ -15,6 +15,7 @@ from django.urls import reverse
 from accounts.models import Notify
 from accounts.unsubscribe import unsubscribe_token
 from games.models import Notification
+from tests.factories import act
 from tests.notifications.conftest import run_tasks, to_act
 
 pytestmark = pytest.mark.django_db
@@ -144,3 +145,55 @@ def test_the_notifications_page_needs_a_login():
 
     assert response.status_code == 302
     assert reverse("account_login") in response.headers["location"]
+
+
+def test_a_notification_is_shown_in_the_readers_language_of_the_moment(start_async):
+    table = start_async(Notify.NEVER)
+    user = to_act(table)
+    run_tasks()  # written while the player read French
+    user.language = "en"
+    user.save(update_fields=["language"])
+    client = logged_in(user)
+
+    page = client.get(reverse("notifications"))
+
+    assert f"Your turn at table no. {table.pk}" in page.text
+    assert "À vous de jouer" not in page.text
+
+    user.language = "fr"
+    user.save(update_fields=["language"])
+    assert f"À vous de jouer à la table n° {table.pk}" in client.get(reverse("notifications")).text
+
+
+def pass_until_their_turn_again(table, user, capture) -> None:
+    """Everyone passes (the player first) until the turn comes back to ``user``."""
+    with capture(execute=True):
+        act(table, "pass")
+        while to_act(table) != user:
+            act(table, "pass")
+    run_tasks()
+
+
+def test_the_turns_of_one_table_make_one_unread_line(
+    start_async, django_capture_on_commit_callbacks
+):
+    table = start_async(Notify.NEVER)
+    user = to_act(table)
+    run_tasks()
+    for _turn in range(2):
+        pass_until_their_turn_again(table, user, django_capture_on_commit_callbacks)
+    client = logged_in(user)
+
+    page = client.get(reverse("notifications"))
+
+    assert page.text.count(f"table n° {table.pk}") == 1
+    assert '<span class="notification-count">1</span>' in page.text
+    (line,) = Notification.objects.filter(user=user)
+    table.refresh_from_db()
+    assert line.version == table.version and line.read_at is None
+
+    # Once read, the next turn is a new unread line; the read one stays in the list.
+    client.get(reverse("games:table", args=[table.pk]))
+    pass_until_their_turn_again(table, user, django_capture_on_commit_callbacks)
+    assert Notification.objects.filter(user=user).count() == 2
+    assert Notification.objects.filter(user=user, read_at=None).count() == 1

@@ -109,7 +109,7 @@ def test_the_second_round_offers_every_other_suit(table, players):
     }
     page = text_of(response)
     assert "Second tour" in page
-    assert "Prendre à" in page and "coeur" in page
+    assert "Prendre à" in page and "cœur" in page
 
 
 @pytest.mark.parametrize("seat", [N, E, S, W])
@@ -410,7 +410,7 @@ def test_the_live_region_is_outside_the_board_which_says_what_to_announce(table,
     news = " ".join(board.split('id="board-news" hidden>')[1].split("</div>")[0].split())
     seat_name = {N: "Nord", E: "Est", S: "Sud", W: "Ouest"}[table.actions.last().seat]
     assert news.startswith(f"{seat_name} joue {card_name(played)}.")
-    turn = "À vous de jouer." if state.turn == S else "Au tour de"
+    turn = "À vous de jouer." if state.turn == S else "Au tour d"
     assert turn in news
     # After a move the focus lands on the turn line when no button is left to press.
     assert 'id="turn-line" tabindex="-1"' in board

@@ -287,7 +287,7 @@ def test_someone_who_sees_the_table_without_a_seat_cannot_play(table, creator):
     response = play(client_for(creator), table, "pass")
 
     assert response.status_code == 403
-    assert "Vous n'êtes pas assis à cette table." in text_of(response)
+    assert "Vous n'avez pas de place à cette table." in text_of(response)
     assert snapshot(table) == before
     # They see the board, without any hand.
     board = board_of(client_for(creator).get(url("board", table)))

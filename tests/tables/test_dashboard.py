@@ -93,7 +93,7 @@ def test_the_page_lists_the_tables_with_a_clear_your_turn_first(me, tables):
     assert headings == ["your_turn", "playing", "lobby", "finished"]
     links = re.findall(r'href="/tables/(\d+)/"', html)
     assert links == [str(tables[k].pk) for k in ("my_turn", "waiting", "lobby", "finished")]
-    assert "vous êtes invité : choisissez une place" in html
+    assert "invitation reçue : choisissez une place" in html
     assert "<time datetime=" in html
     assert "Gagnée" in html or "Perdue" in html
 

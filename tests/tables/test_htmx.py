@@ -23,7 +23,7 @@ def test_a_seat_action_answers_the_seats_fragment(table, alice):
     assert html.lstrip().startswith('<section id="seats"')
     assert "<html" not in html
     assert 'id="invites"' not in html
-    assert 'role="status"' in html and "Vous êtes assis." in html
+    assert 'role="status"' in html and "Vous avez pris cette place." in html
     assert seat_holders(table) == ["alice", None, "claire", None]
 
 
@@ -44,7 +44,7 @@ def test_an_invitation_answers_the_invites_fragment(as_creator, table, alice):
 
     assert response.status_code == 200
     assert response.text.lstrip().startswith('<section id="invites"')
-    assert "alice est invité à la table." in response.text
+    assert "Invitation envoyée à alice." in response.text
 
 
 def test_a_bad_invitation_shows_the_error_on_the_field(as_creator, table):

@@ -23,7 +23,7 @@ def test_the_creator_invites_a_player_by_username(as_creator, table, alice):
     page = client_for(alice).get(url("table", table))
     assert page.status_code == 200
     assert "S'asseoir ici" in page.text
-    assert "alice est invité à la table." in as_creator.get(url("table", table)).text
+    assert "Invitation envoyée à alice." in as_creator.get(url("table", table)).text
 
 
 def test_an_invitation_is_one_change_of_the_table(as_creator, table, alice):
@@ -65,7 +65,7 @@ def test_a_player_is_invited_once(as_creator, table, alice):
     response = as_creator.post(url("invite", table), {"username": "ALICE"})
 
     assert response.status_code == 409
-    assert "alice est déjà invité." in response.text
+    assert "alice a déjà reçu une invitation." in response.text
     assert snapshot(table) == before
 
 

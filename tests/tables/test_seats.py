@@ -25,7 +25,7 @@ def test_an_invitee_takes_a_free_seat(as_alice, table):
 
     assert response.status_code == 302
     assert seat_holders(table) == ["alice", None, "claire", None]
-    assert "Vous êtes assis." in as_alice.get(url("table", table)).text
+    assert "Vous avez pris cette place." in as_alice.get(url("table", table)).text
     action = Action.objects.filter(table=table).last()
     assert (action.kind, action.seat, action.actor.username) == ("take_seat", N, "alice")
 

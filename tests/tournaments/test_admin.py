@@ -253,7 +253,9 @@ def test_the_organiser_pairs_the_players_alone(organiser, swiss, players):
     response = act(client_for(organiser), "pair_singles", swiss)
 
     assert swiss.teams.filter(player_two__isnull=False).count() == 2
-    assert any("2 équipe(s) formée(s)" in t and "joueur05 reste seul" in t for t in texts(response))
+    assert any(
+        "2 équipes formées" in t and "joueur05 reste sans partenaire" in t for t in texts(response)
+    )
 
 
 def test_the_organiser_pairs_at_random(organiser, swiss, players):

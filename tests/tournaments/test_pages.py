@@ -177,7 +177,7 @@ def test_registering_alone_with_htmx(swiss, players):
     assert response.status_code == 200
     assert 'id="registration"' in response.text
     assert "<html" not in response.text  # the fragment only
-    assert "inscrit seul" in response.text
+    assert "Inscription sans partenaire" in response.text
     assert teams(swiss) == [(players[0].pk, None, "")]
 
 

@@ -1,0 +1,144 @@
+"""The table page in a real browser: the header's status badge follows the game live
+(the last move, then "Revanche", on the mover's page and on another player's), and the
+copy button of the invitation link, with its fallback where the clipboard is refused."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.db import transaction
+from django.test import Client
+from playwright.sync_api import expect
+
+from games import rules as engine
+from games import service
+from games.models import Table
+from games.selectors import hand_state
+from tests.browser.live import Player, outside_playwright, what_to_click
+from tests.factories import fixed_deck, make_table, make_user, seated_user, started_table
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def one_move_from_the_end() -> Table:
+    """A 501-point table played by first legal moves (taking at once) up to its last
+    one: each move is tried in a transaction, and the one that ends the game is undone."""
+    users = {position: make_user(f"fin{position}") for position in range(4)}
+    table = started_table(preset="belote_com", players=users, deck=fixed_deck(2))
+    while True:
+        table.refresh_from_db()
+        state = hand_state(table)
+        legal = [str(action) for action in engine.legal_actions(state)]
+        with transaction.atomic():
+            service.submit(
+                table_id=table.pk,
+                actor=seated_user(table, state.turn),
+                action="take" if "take" in legal else legal[0],  # passes would redeal
+                expected_version=table.version,
+            )
+            if Table.objects.get(pk=table.pk).status == Table.Status.FINISHED:
+                transaction.set_rollback(True)
+                break
+    table.refresh_from_db()
+    return table
+
+
+def test_the_badge_follows_the_end_of_the_game_and_the_rematch(browser, daphne, page_guard):
+    table = outside_playwright(one_move_from_the_end)
+    mover = Player(browser, daphne, table, table.turn, page_guard)
+    other = Player(browser, daphne, table, (table.turn + 1) % 4, page_guard)
+    try:
+        for player in (mover, other):
+            expect(player.page.locator("#table-status")).to_have_text("En cours")
+        mover.wait_until_quiet()
+        other.wait_until_quiet()
+
+        what_to_click(mover.page).click()
+
+        for player in (mover, other):
+            expect(player.page.locator("#game-over")).to_be_visible()
+            expect(player.page.locator("#table-status")).to_have_text("Terminée")
+            expect(player.page.locator("#table-status")).to_have_count(1)
+        other.wait_until_quiet()
+
+        other.page.locator('[data-action="rematch"]').click()
+
+        for player in (mover, other):
+            expect(player.page.locator("#game-over")).to_have_count(0)
+            expect(player.page.locator("#table-status")).to_have_text("En cours")
+            expect(player.page.locator("#table-status")).to_have_count(1)
+            player.assert_not_reloaded()
+    finally:
+        page_guard.flush()
+        mover.context.close()
+        other.context.close()
+
+
+# The copy button -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def lobby_page(new_context, daphne):
+    """The lobby of a new table, as its creator sees it: ``open(**context_options)``."""
+
+    def open_page(**options):
+        creator = outside_playwright(make_user, "hote")
+        table = outside_playwright(make_table, created_by=creator)
+        client = Client()
+        client.force_login(creator)
+        context = new_context(base_url=daphne, **options)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": daphne}]
+        )
+        page = context.new_page()
+        page.goto(f"/tables/{table.pk}/")
+        return context, page
+
+    return open_page
+
+
+def test_the_copy_button_puts_the_invitation_link_on_the_clipboard(lobby_page):
+    context, page = lobby_page()
+    context.grant_permissions(["clipboard-read", "clipboard-write"])
+    link = page.locator("#invite-link").input_value()
+    assert "/rejoindre/" in link or "/tables/" in link
+
+    page.get_by_role("button", name="Copier le lien").click()
+
+    expect(page.locator("#invite-link-copy-status")).to_have_text("Lien copié.")
+    assert page.evaluate("navigator.clipboard.readText()") == link
+
+
+REFUSED_CLIPBOARD = """
+Object.defineProperty(navigator, "clipboard", {
+  value: {writeText: () => Promise.reject(new DOMException("refusé", "NotAllowedError"))},
+});
+"""
+
+
+def test_where_the_clipboard_is_refused_the_link_is_selected_to_copy(lobby_page):
+    context, page = lobby_page()
+    page.add_init_script(REFUSED_CLIPBOARD)
+    page.reload()
+
+    page.get_by_role("button", name="Copier le lien").click()
+
+    expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
+    expect(page.locator("#invite-link")).to_be_focused()
+    selected = page.evaluate(
+        "(() => { const i = document.getElementById('invite-link');"
+        " return [i.selectionStart, i.selectionEnd, i.value.length]; })()"
+    )
+    assert selected[0] == 0 and selected[1] == selected[2] > 0
+
+
+def test_without_a_clipboard_api_the_link_is_selected_too(lobby_page):
+    context, page = lobby_page()
+    page.add_init_script('Object.defineProperty(navigator, "clipboard", {value: undefined});')
+    page.reload()
+
+    page.get_by_role("button", name="Copier le lien").click()
+
+    expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
+    expect(page.locator("#invite-link")).to_be_focused()
