@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import service
+from games.tables import service
 from tests.accounts.conftest import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -11,9 +11,9 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games import rules as engine
-from games import service
 from games.models import Table
-from games.selectors import hand_state
+from games.tables import service
+from games.tables.selectors import hand_state
 from tests.browser.live import Player, outside_playwright, what_to_click
 from tests.factories import fixed_deck, make_table, make_user, seated_user, started_table
 
