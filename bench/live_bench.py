@@ -288,16 +288,30 @@ class CpuClock:
         self._stop = threading.Event()
 
     def _backends(self) -> list[int]:
+        """The PostgreSQL backends of the bench's database. Asked from a thread of its own:
+        start() and stop() run in the event loop, where Django refuses a query."""
         if self.database is None:
             return []
-        from django.db import connection
+        found: list[int] = []
 
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                [self.database],
-            )
-            return [row[0] for row in cursor.fetchall()]
+        def query() -> None:
+            import django.db
+
+            try:
+                with django.db.connection.cursor() as cursor:
+                    cursor.execute(
+                        "SELECT pid FROM pg_stat_activity"
+                        " WHERE datname = %s AND pid <> pg_backend_pid()",
+                        [self.database],
+                    )
+                    found.extend(row[0] for row in cursor.fetchall())
+            finally:
+                django.db.connections.close_all()
+
+        asking = threading.Thread(target=query)
+        asking.start()
+        asking.join()
+        return found
 
     def _sample(self, backends: list[int], *, first: bool = False) -> None:
         for pid in [*self.pids, *backends]:
@@ -316,11 +330,8 @@ class CpuClock:
             backends = self._backends
 
             def sample() -> None:
-                import django.db
-
                 while not self._stop.wait(0.5):
                     self._sample(backends())
-                django.db.connections.close_all()
 
             self._sampler = threading.Thread(target=sample, daemon=True)
             self._sampler.start()
