@@ -108,3 +108,16 @@ def test_a_line_break_in_a_name_leaves_the_subject_on_one_line(organiser):
     send_invitation_email(clubs.invite(club=club, by=organiser, username="ines").pk)
 
     assert mail.outbox[0].subject == "[Belote] Invitation au club Les Atouts"
+
+
+def test_an_email_queued_by_the_code_before_the_clubs_package_is_still_sent(club, organiser):
+    """A task row keeps its path: one queued under accounts.club_mail before an upgrade."""
+    from django.utils.module_loading import import_string
+
+    make_user("ines")
+    invitation = clubs.invite(club=club, by=organiser, username="ines")
+
+    import_string("accounts.club_mail.club_mail_task").call(kind="invitation", pk=invitation.pk)
+
+    [message] = mail.outbox
+    assert message.to == ["ines@example.org"]
