@@ -661,6 +661,25 @@ def run_watchers(args) -> int:
     return asyncio.run(main())
 
 
+def project_module(path: str):
+    """A module of the measured checkout by its path since issue 14 (``games.tables.service``),
+    or by its older one (``games.service``) in a checkout from before: a bench may measure
+    a baseline of either layout (``--baseline``)."""
+    from importlib import import_module
+
+    try:
+        return import_module(path)
+    except ModuleNotFoundError:
+        return import_module(OLD_PATHS[path])
+
+
+OLD_PATHS = {
+    "games.tables.service": "games.service",
+    "games.tables.boards": "games.live",
+    "games.tables.selectors": "games.selectors",
+}
+
+
 def run_bots(args) -> int:
     """Play the bots' moves of ``--tables``, one move per table every ``--bot-interval``."""
     import django
@@ -669,7 +688,8 @@ def run_bots(args) -> int:
     from django.db import OperationalError, close_old_connections
 
     from games.models import Table
-    from games.tables import service
+
+    service = project_module("games.tables.service")
 
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
@@ -800,7 +820,8 @@ def four_players(prefix: str):
     """Four new users (``<prefix>0`` to ``<prefix>3``) seated at a new classique table in
     1000 points, in its lobby: the users and the table."""
     from accounts.models import User
-    from games.tables import service
+
+    service = project_module("games.tables.service")
 
     players = [
         User.objects.create_user(username=f"{prefix}{p}", email=f"{prefix}{p}@example.org")
@@ -822,7 +843,8 @@ def prepare(args) -> dict:
 
     from accounts.models import User
     from games.models import BotLevel
-    from games.tables import service
+
+    service = project_module("games.tables.service")
 
     def session_of(user) -> str:
         client = Client()

@@ -71,10 +71,10 @@ def prepare(args) -> int:
     from django.test import Client
     from django.test.utils import setup_databases
 
-    from games.tables import service
-
     os.environ["LIVE_BENCH_CODE"] = str(code_root())  # live_bench: the same checkout
-    from live_bench import four_players
+    from live_bench import four_players, project_module
+
+    service = project_module("games.tables.service")
 
     connection.settings_dict.setdefault("TEST", {})["NAME"] = args.db_name
     setup_databases(verbosity=0, interactive=False)
@@ -97,9 +97,13 @@ def play(args) -> int:
     setup_django()
     from games import rules as engine
     from games.models import Table
-    from games.tables import boards as live
-    from games.tables import service
-    from games.tables.selectors import table_state
+
+    os.environ["LIVE_BENCH_CODE"] = str(code_root())  # live_bench: the same checkout
+    from live_bench import project_module
+
+    live = project_module("games.tables.boards")
+    service = project_module("games.tables.service")
+    table_state = project_module("games.tables.selectors").table_state
 
     data = json.loads(args.data)
     table_id = data["table"]
