@@ -17,6 +17,7 @@ USERNAME = "margot"
 PASSWORD = "atout-coeur-capot-252"
 BOT_SEATS = ["Nord", "Est", "Ouest"]
 BOT_LEVEL = "Confirmé"  # BotLevel.HEURISTIC, as the French pages name it
+BOT_SEAT = "Robot confirmé"  # such a bot in its seat (games/bots/levels.py seat_name)
 
 
 def test_signup_verify_create_table_with_bots_and_start(page, live_server, tmp_path, page_guard):
@@ -87,7 +88,7 @@ def test_signup_verify_create_table_with_bots_and_start(page, live_server, tmp_p
     for name in BOT_SEATS:
         seat = seats.get_by_role("region", name=name, exact=True)
         expect(seat).to_contain_text("Robot")
-        expect(seat).to_contain_text(BOT_LEVEL)
+        expect(seat).to_contain_text(BOT_SEAT)
         expect(seat).not_to_contain_text(USERNAME)
 
     table = Table.objects.get(pk=table_id)

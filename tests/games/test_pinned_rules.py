@@ -1,27 +1,33 @@
 """Tables started before the presets changed (issue 12) keep their rules: migration 0008.
 
-The database is taken back to migration 0007 and filled the way the code before the
-change filled it: tables created from the old presets (a table stores only what differs
-from its preset, so none of the changed options), started, and hands played whose replay
-depends on the old values (a second-round take of the turned suit in classique and
-moderne, 81 against 81 in annonces, a stekius taker dedans with its belote). The rows are
-written through ``games.tables.service`` with the old values given as options, then stored in
-the old shape: the diff against the old presets, which is what the old code wrote.
-Replayed under today's presets, those hands differ from their rows; once migrated, the
-old values are pinned in the options of every table that left the lobby and every
-tournament past its registration, and ``belote_verify`` passes.
+The database is filled the way the code before the change filled it: tables created from
+the old presets (a table stores only what differs from its preset, so none of the changed
+options), started, and hands played whose replay depends on the old values (a second-round
+take of the turned suit in classique and moderne, 81 against 81 in annonces, a stekius
+taker dedans with its belote). The rows are written through ``games.tables.service`` with
+the old values given as options, then stored in the old shape: the diff against the old
+presets, which is what the old code wrote. Replayed under today's presets, those hands
+differ from their rows; once migration 0008's data step has run (``pin``, and ``unpin``
+for its reverse), the old values are pinned in the options of every table that left the
+lobby and every tournament past its registration, and ``belote_verify`` passes.
+
+The schema is today's: later migrations add columns (``Table.seats_version``) that the
+models write, so the database cannot be taken back to 0007 and filled through them. The
+data step reads and writes only ``options`` and ``status``, which 0007 already had.
+tests/legacy migrates a whole database of older code for real.
 """
 
 from __future__ import annotations
 
 import random
+from importlib import import_module
 from io import StringIO
 
 import pytest
+from django.apps import apps
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 
 from games import rules as engine
 from games.models import Table, Tournament
@@ -43,8 +49,6 @@ from tests.tournaments.helpers import current_matches, make_tournament, play_rou
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-BEFORE = [("games", "0007_tournament_round_hours_range")]
-
 # The presets' values before issue 12, written out (not read from the migration).
 OLD_VALUES = {
     "classique": {"second_round_excludes_turned": False},
@@ -56,17 +60,19 @@ OLD_PRESETS = {name: PRESETS[name].with_options(**old) for name, old in OLD_VALU
 SORTED_DECK = list(range(32))  # dealt by N: JD turned (see tests/games/test_service.py)
 
 
-def migrate(targets=None) -> None:
-    """The database at ``targets`` (default: every app's latest migration)."""
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets or executor.loader.graph.leaf_nodes())
+PINNING = import_module("games.migrations.0008_pin_rules_of_started_tables")
 
 
-@pytest.fixture
-def at_0007():
-    migrate(BEFORE)
-    yield
-    migrate()  # whatever the test did, the next one finds the latest schema
+def pin() -> None:
+    """Migration 0008's data step, forwards."""
+    with connection.schema_editor() as editor:
+        PINNING.pin(apps, editor)
+
+
+def unpin() -> None:
+    """Migration 0008's data step, backwards."""
+    with connection.schema_editor() as editor:
+        PINNING.unpin(apps, editor)
 
 
 def old_table(preset: str, *, deck, first_dealer: int, options: dict | None = None) -> Table:
@@ -129,7 +135,7 @@ def stekius_dedans_with_belote() -> Table:
     return table
 
 
-def test_started_tables_keep_the_rules_they_started_with(at_0007):
+def test_started_tables_keep_the_rules_they_started_with():
     classique = turned_suit_in_round_two("classique", ["pass"] * 4 + ["take D"])
     moderne = turned_suit_in_round_two("moderne", ["pass"] * 4 + ["take D"] + ["pass"] * 3)
     annonces = annonces_81_each()
@@ -154,7 +160,7 @@ def test_started_tables_keep_the_rules_they_started_with(at_0007):
     with pytest.raises(CommandError):
         call_command("belote_verify", stdout=StringIO(), stderr=StringIO())
 
-    migrate()
+    pin()
 
     options = dict(Table.objects.values_list("pk", "options"))
     assert options[classique.pk] == {"second_round_excludes_turned": False}
@@ -185,7 +191,7 @@ def test_started_tables_keep_the_rules_they_started_with(at_0007):
     call_command("belote_verify", stdout=StringIO())
 
 
-def test_running_tournaments_keep_their_rules_registering_ones_take_todays(at_0007):
+def test_running_tournaments_keep_their_rules_registering_ones_take_todays():
     running, organiser = started(teams=4, options={"target": 500, **OLD_VALUES["classique"]})
     registering = make_tournament(running.club, name="Printemps", options={"target": 500})
     tables = [match.table for match in current_matches(running)]
@@ -194,7 +200,7 @@ def test_running_tournaments_keep_their_rules_registering_ones_take_todays(at_00
     store_in_the_old_shape(Tournament, running.pk)
     assert Tournament.objects.get(pk=running.pk).options == {"target": 500}
 
-    migrate()
+    pin()
 
     running.refresh_from_db()
     registering.refresh_from_db()
@@ -203,10 +209,10 @@ def test_running_tournaments_keep_their_rules_registering_ones_take_todays(at_00
     assert registering.options == {"target": 500}
     assert [Table.objects.get(pk=t.pk).options for t in tables] == [pinned] * len(tables)
     # Reversed, the migration gives the old code back the options it wrote.
-    migrate(BEFORE)
+    unpin()
     assert Tournament.objects.get(pk=running.pk).options == {"target": 500}
     assert [Table.objects.get(pk=t.pk).options for t in tables] == [{"target": 500}] * len(tables)
-    migrate()
+    pin()
     running.refresh_from_db()
     assert running.options == pinned
     # The next round's tables are made from the tournament's options: the old rules still.

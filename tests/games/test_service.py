@@ -28,6 +28,7 @@ from django_tasks_db.models import DBTaskResult
 from games import rules as engine
 from games.models import Action, Game, Hand, Seat, Table, Trick
 from games.tables import service
+from games.tables.board import table_seats
 from games.tables.selectors import hand_state
 from games.tables.service import SeatAgent, ServiceError
 from games.tables.verification import verify_table
@@ -423,6 +424,9 @@ def test_queries_per_move_are_bounded_and_do_not_grow_with_the_hand_number(
     and COMMIT here) and what runs once it commits (the tasks it queues)."""
     with django_capture_on_commit_callbacks(execute=True):  # as the start's commit would
         table = sorted_table(options={"target": 1500})
+        # A process reads a started table's seats once, then keeps them per seats version
+        # (games/tables/board.py table_seats): the moves below are not that first reading.
+        table_seats(table)
     actors = {seat.position: seat.user for seat in table.seats.select_related("user")}
     rng = random.Random(11)
     counts: dict[tuple, dict[int, set[int]]] = {}
@@ -540,6 +544,8 @@ def test_a_move_before_a_humans_turn_queues_the_clock_and_no_bot_task():
 
 def test_a_refused_move_has_no_follow_up(django_capture_on_commit_callbacks):
     table = sorted_table()
+    with django_capture_on_commit_callbacks(execute=True):
+        table_seats(table)  # this process keeps the seats it read (not a follow-up)
     before = queued_tasks()
 
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
