@@ -17,7 +17,7 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from accounts.models import Membership
-from games.models import Table
+from games.tables.models import Table
 
 
 def may_see(user, table: Table) -> bool:

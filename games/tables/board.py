@@ -23,10 +23,10 @@ from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.rules.hand import ALL_PASSED, FOUR_SEVENS, MAIN_NULLE
 from games.tables import presence
 from games.tables.memo import Memo
+from games.tables.models import SEAT_CHOICES, TEAM_CHOICES, Game, Hand, Seat, Table
 from games.tables.selectors import deck_cards, hand_actions, table_state
 
 SEAT_LETTERS = engine.SEATS  # "NESW": N=0 E=1 S=2 W=3

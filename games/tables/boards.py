@@ -49,11 +49,11 @@ from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.models import Table
 from games.tables import presence
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN, Board, table_board, table_seats
 from games.tables.memo import Memo
+from games.tables.models import Table
 
 BOARD_TEMPLATE = "games/table/board.html"
 # Stands for the page's CSRF token in a board rendered for several pages.

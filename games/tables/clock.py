@@ -26,7 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.vacations import vacation_window
-from games.models import Seat, Table
+from games.tables.models import Seat, Table
 
 
 def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:

@@ -25,7 +25,6 @@ from django.utils.translation import gettext as _
 
 from belote_site.errors import ActionRefused
 from games import rules as engine
-from games.models import Action, BotLevel, Game, Hand, Pace, Seat, Table, TimeoutPolicy, Trick
 from games.tables import signals
 from games.tables.board import table_seats
 from games.tables.clock import (
@@ -33,6 +32,17 @@ from games.tables.clock import (
     clock_deadline,
     seats_for_the_clock,
     turn_deadline,
+)
+from games.tables.models import (
+    Action,
+    BotLevel,
+    Game,
+    Hand,
+    Pace,
+    Seat,
+    Table,
+    TimeoutPolicy,
+    Trick,
 )
 from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games.models import Notification
 from games.notifications.channels.base import Channel
+from games.notifications.models import Notification
 
 
 class InApp(Channel):
