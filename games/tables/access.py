@@ -22,7 +22,7 @@ from games.tables.models import Table
 
 def may_see(user, table: Table) -> bool:
     """Whether ``user`` may see ``table``. The seats are read from the table when they came
-    with it (``board.table_seats``), else asked for."""
+    with it (``seats.table_seats``), else asked for."""
     if not getattr(user, "is_authenticated", False):
         return False
     if table.created_by_id == user.pk:

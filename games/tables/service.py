@@ -26,7 +26,6 @@ from django.utils.translation import gettext as _
 from belote_site.errors import ActionRefused
 from games import rules as engine
 from games.tables import signals
-from games.tables.board import table_seats
 from games.tables.clock import (
     anyone_on_leave,
     clock_deadline,
@@ -44,6 +43,7 @@ from games.tables.models import (
     TimeoutPolicy,
     Trick,
 )
+from games.tables.seats import table_seats
 from games.tables.selectors import deck_cards, deck_codes, remember_state, table_state
 
 

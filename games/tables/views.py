@@ -28,7 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from belote_site import htmx
 from games.tables import boards, lobby, pages, service, signals
 from games.tables.access import may_see
-from games.tables.board import SUMMARY_SEEN, hand_replay
+from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
 from games.tables.forms import (
     BotForm,
@@ -40,6 +40,7 @@ from games.tables.forms import (
     TableForm,
 )
 from games.tables.models import Hand, Table
+from games.tables.replay import hand_replay
 from games.tables.selectors import (
     Section,
     dashboard,

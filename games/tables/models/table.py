@@ -126,7 +126,7 @@ class Table(models.Model):
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
     # Moved on by every write of the table's seats and of its seated users' names
     # (``seats_changed``): a process keeps a started table's seats by it
-    # (games/board.py ``table_seats``). Only ``seats_changed`` writes it (``save`` leaves
+    # (games/tables/seats.py ``table_seats``). Only ``seats_changed`` writes it (``save`` leaves
     # it out), so that no table read before a change can write an older number back.
     seats_version = models.PositiveIntegerField(default=0, editable=False)
 
@@ -188,7 +188,7 @@ def seats_changed(tables) -> None:
     """Move on the seats version of ``tables`` (a queryset of tables, or table ids):
     their seats, or the name of someone seated at them, changed. Called in the
     transaction of the change, after it: the memo of a process then never holds the old
-    seats under the new version (games/board.py ``table_seats``)."""
+    seats under the new version (games/tables/seats.py ``table_seats``)."""
     if not isinstance(tables, models.QuerySet):
         tables = Table.objects.filter(pk__in=list(tables))
     tables.update(seats_version=F("seats_version") + 1)
