@@ -98,7 +98,7 @@ def play(args) -> int:
     from games import rules as engine
     from games.models import Table
     from games.tables import boards as live
-    from games.tables import service
+    from games.tables import service, writes
     from games.tables.selectors import table_state
 
     data = json.loads(args.data)
@@ -112,7 +112,7 @@ def play(args) -> int:
         deck_rng.shuffle(deck)
         return deck
 
-    service.shuffled_deck = seeded_deck  # the next hands' decks, the same every run
+    writes.shuffled_deck = seeded_deck  # the next hands' decks, the same every run
     viewers = [
         _viewer(live, user, session) for user, session in zip(seated, data["sessions"], strict=True)
     ]

@@ -38,7 +38,7 @@ from games.tables.models import (
     new_invite_token,
     seats_changed,
 )
-from games.tables.service import (
+from games.tables.writes import (
     Outcome,
     ServiceError,
     append_action,
