@@ -677,6 +677,7 @@ OLD_PATHS = {
     "games.tables.service": "games.service",
     "games.tables.boards": "games.live",
     "games.tables.selectors": "games.selectors",
+    "games.tables.writes": "games.service",
 }
 
 

@@ -116,7 +116,9 @@ def play(args) -> int:
         deck_rng.shuffle(deck)
         return deck
 
-    service.shuffled_deck = seeded_deck  # the next hands' decks, the same every run
+    # The next hands' decks, the same every run (where the deal lives: games.tables.writes,
+    # games.service in a checkout of before issue 14).
+    project_module("games.tables.writes").shuffled_deck = seeded_deck
     viewers = [
         _viewer(live, user, session) for user, session in zip(seated, data["sessions"], strict=True)
     ]

@@ -23,20 +23,13 @@ from django.utils.translation import gettext_lazy as _
 from accounts.admin import ClubScopedAdmin
 from accounts.clubs.service import managed_clubs, manages
 from accounts.models import Membership, User
-from games.models import (
-    ASYNC_MOVE_SECONDS,
-    LIVE_MOVE_SECONDS,
-    Pace,
-    Tournament,
-    TournamentMatch,
-    TournamentRound,
-    TournamentTeam,
-)
 from games.rules import InvalidOptions, rules_for
 from games.tables import admin as tables_admin  # noqa: F401 (registers the tables' pages)
+from games.tables.models import ASYNC_MOVE_SECONDS, LIVE_MOVE_SECONDS, Pace
 from games.tables.service import ServiceError
 from games.tournaments import service as tournaments
 from games.tournaments.formats import FORMATS_BY_NAME
+from games.tournaments.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 
 # ---------------------------------------------------------------------------------------
 # Tournaments: run by the organisers of their club (games/tournaments/service.py does the work)

@@ -14,8 +14,8 @@ import random
 from accounts.clubs import service as clubs
 from accounts.models import Club, ClubRole
 from games.bots import choose_action
-from games.models import BotLevel, Table
 from games.tables import lobby, service
+from games.tables.models import BotLevel, Table
 from games.tables.selectors import hand_state
 
 SOUTH = 2

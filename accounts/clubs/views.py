@@ -37,8 +37,8 @@ from accounts.models import (
     User,
 )
 from belote_site import htmx
-from games.models import Seat, Table
 from games.ratings.service import club_leaderboard
+from games.tables.models import Seat, Table
 
 LIST = "list"
 DETAIL = "detail"

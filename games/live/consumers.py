@@ -46,9 +46,9 @@ from games import notifications
 from games.live.broadcast import presence_changed, table_group
 from games.live.relay import relay, relay_needed
 from games.live.socket_limits import TOO_MANY, sockets
-from games.models import Table
 from games.tables import boards, presence
 from games.tables.access import may_see
+from games.tables.models import Table
 from games.timing.absence import note_absent, note_back
 
 # How long the board of a move waits for its mover's own pages (see table_changed).

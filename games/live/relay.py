@@ -26,7 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError
 
 from games.live.broadcast import table_group
-from games.models import Table
+from games.tables.models import Table
 
 logger = logging.getLogger(__name__)
 

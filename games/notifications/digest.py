@@ -17,10 +17,11 @@ from django.tasks import task
 from django.utils import timezone
 
 from accounts.models import Notify, User
-from games.models import ReminderLog, Table
 from games.notifications.channels.email import send_once
+from games.notifications.models import ReminderLog
 from games.notifications.waiting import table_deadline, table_url, waiting_tables
 from games.tables import presence
+from games.tables.models import Table
 
 logger = logging.getLogger(__name__)
 

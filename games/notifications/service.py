@@ -22,9 +22,10 @@ from django.db.models import F
 from django.tasks import task
 from django.utils import timezone
 
-from games.models import Notification, Pace, Seat, Table, TableVisit
 from games.notifications.channels import CHANNELS
+from games.notifications.models import Notification
 from games.notifications.waiting import waiting_player
+from games.tables.models import Pace, Seat, Table, TableVisit
 
 
 def turn_started(table_id: int, version: int) -> None:

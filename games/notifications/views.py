@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import notifications
-from games.models import Notification
+from games.notifications.models import Notification
 
 PAGE_SIZE = 50
 

@@ -12,7 +12,7 @@ from django.conf import settings
 from django.db.models import F
 from django.urls import reverse
 
-from games.models import Action, Pace, Seat, Table, TableVisit
+from games.tables.models import Action, Pace, Seat, Table, TableVisit
 
 DEADLINE_LEAD = datetime.timedelta(hours=2)
 

@@ -33,7 +33,8 @@ from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from accounts.models import Club, Rating, User, user_display
-from games.models import Game, RatingChange, Seat, Table
+from games.ratings.models import RatingChange
+from games.tables.models import Game, Seat, Table
 
 MODEL = PlackettLuce(
     mu=25.0,

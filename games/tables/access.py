@@ -17,12 +17,12 @@ from __future__ import annotations
 from django.db.models import Q, QuerySet
 
 from accounts.models import Membership
-from games.models import Table
+from games.tables.models import Table
 
 
 def may_see(user, table: Table) -> bool:
     """Whether ``user`` may see ``table``. The seats are read from the table when they came
-    with it (``board.table_seats``), else asked for."""
+    with it (``seats.table_seats``), else asked for."""
     if not getattr(user, "is_authenticated", False):
         return False
     if table.created_by_id == user.pk:

@@ -16,17 +16,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from belote_site.admin import SafeInputAdmin
-from games.models import (
-    FORFEIT_AFTER,
-    Action,
-    Game,
-    Hand,
-    Invitation,
-    Seat,
-    Table,
-    Trick,
-)
 from games.tables import service
+from games.tables.models import FORFEIT_AFTER, Action, Game, Hand, Invitation, Seat, Table, Trick
 
 
 class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):

@@ -12,7 +12,7 @@ nothing else of the table is in it.
 
 One change is read once per process and shared (``Boards``, found by ``shared``): the
 table in one query (none in the process that made the move: ``made``), its seats kept
-per seats version (games/board.py ``table_seats``), who is connected in one cache read,
+per seats version (games/tables/seats.py ``table_seats``), who is connected in one cache read,
 whoever and however many the pages are; whether a user may still watch is decided once
 per user, and a board is rendered once per (seat, or the spectators' view, language,
 summary closed or not): a user's tenth tab, or the fifth spectator, costs a string
@@ -49,11 +49,12 @@ from django.middleware.csrf import CsrfViewMiddleware, get_token
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games.models import Table
 from games.tables import presence
 from games.tables.access import may_see
-from games.tables.board import SUMMARY_SEEN, Board, table_board, table_seats
+from games.tables.board import SUMMARY_SEEN, Board, table_board
 from games.tables.memo import Memo
+from games.tables.models import Table
+from games.tables.seats import table_seats
 
 BOARD_TEMPLATE = "games/table/board.html"
 # Stands for the page's CSRF token in a board rendered for several pages.

@@ -15,7 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.models import PRESET_LABELS
+from games.tables.models import PRESET_LABELS
 from games.rules import PRESETS
 
 

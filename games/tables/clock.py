@@ -26,7 +26,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from accounts.vacations import vacation_window
-from games.models import Seat, Table
+from games.tables.models import Seat, Table
 
 
 def vacation_windows(user_id: int, after: datetime.datetime) -> list[tuple]:
@@ -51,7 +51,7 @@ def seats_for_the_clock(table_id: int) -> list[Seat]:
 def anyone_on_leave() -> Exists:
     """For a query of tables: whether a user seated at the table has a vacation ending
     today or later. False for most tables (``turn_deadline`` then needs no query, and the
-    seats no annotation: games/board.py ``table_seats`` keeps them per process)."""
+    seats no annotation: games/tables/seats.py ``table_seats`` keeps them per process)."""
     from accounts.models import Vacation
 
     leave = Vacation.objects.filter(

@@ -12,15 +12,6 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.clubs.service import member_clubs
-from games.models import (
-    ASYNC_MOVE_SECONDS,
-    FORFEIT_AFTER,
-    LIVE_MOVE_SECONDS,
-    SEAT_CHOICES,
-    BotLevel,
-    Pace,
-    TimeoutPolicy,
-)
 from games.rules import PRESET_TARGETS, PRESETS
 from games.tables.catalogue import (
     OPTION_LABELS,
@@ -30,6 +21,15 @@ from games.tables.catalogue import (
     VALUE_LABELS,
 )
 from games.tables.lobby import SOUTH, forfeit_after_message
+from games.tables.models import (
+    ASYNC_MOVE_SECONDS,
+    FORFEIT_AFTER,
+    LIVE_MOVE_SECONDS,
+    SEAT_CHOICES,
+    BotLevel,
+    Pace,
+    TimeoutPolicy,
+)
 
 DEFAULT_PRESET = "classique"
 

@@ -20,7 +20,12 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import Membership, user_named
-from games.models import (
+from games.rules import PRESET_TARGETS, PRESETS
+from games.rules.hand import next_dealer
+from games.tables import service
+from games.tables.access import may_see
+from games.tables.catalogue import PRESET_OPTIONS
+from games.tables.models import (
     ASYNC_MOVE_SECONDS,
     FORFEIT_AFTER,
     LIVE_MOVE_SECONDS,
@@ -30,16 +35,10 @@ from games.models import (
     Seat,
     Table,
     TimeoutPolicy,
-    TournamentMatch,
     new_invite_token,
     seats_changed,
 )
-from games.rules import PRESET_TARGETS, PRESETS
-from games.rules.hand import next_dealer
-from games.tables import service
-from games.tables.access import may_see
-from games.tables.catalogue import PRESET_OPTIONS
-from games.tables.service import (
+from games.tables.writes import (
     Outcome,
     ServiceError,
     append_action,
@@ -389,7 +388,7 @@ def rematch(
         if table.status != Table.Status.FINISHED or table.current_hand is None:
             raise ServiceError("not_finished", _("La partie n'est pas terminée."), 409)
         # A tournament match is one game: its result is in, the next round has its tables.
-        if TournamentMatch.objects.filter(table=table).exists():
+        if Table.objects.filter(pk=table.pk, tournament_match__isnull=False).exists():
             raise ServiceError("tournament_table", _("Une table de tournoi ne se rejoue pas."), 409)
         last = table.current_hand
         rules = table.rules

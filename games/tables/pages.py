@@ -10,12 +10,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from games.models import SEAT_CHOICES, BotLevel, Table
 from games.tables import presence
 from games.tables.access import may_see, visible_tables
-from games.tables.board import SUMMARY_SEEN, table_board, table_seats
+from games.tables.board import SUMMARY_SEEN, table_board
 from games.tables.catalogue import PRESET_LABELS
 from games.tables.forms import InviteForm
+from games.tables.models import SEAT_CHOICES, BotLevel, Table
+from games.tables.seats import table_seats
 
 
 def visible_table(request: HttpRequest, table_id: int) -> Table:

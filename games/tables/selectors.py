@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from django.db.models import OuterRef, Subquery
 
 from games import rules as engine
-from games.models import Action, Hand, Seat, Table
 from games.tables.access import own_tables
 from games.tables.memo import Memo
+from games.tables.models import Action, Hand, Seat, Table
 
 
 def deck_codes(deck: list[int] | tuple[int, ...]) -> str:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.models import Seat
 from games.tables import service
 from games.tables.clock import turn_deadline
+from games.tables.models import Seat
 
 
 def take_back_seat(*, table_id: int, user) -> service.Outcome:

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from django.db import connection, transaction
 
 from games import rules as engine
-from games.models import Hand, Table
+from games.tables.models import Hand, Table
 from games.tables.selectors import replay_hand
 
 

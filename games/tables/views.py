@@ -26,10 +26,9 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
-from games.models import Hand, Table
 from games.tables import boards, lobby, pages, service, signals
 from games.tables.access import may_see
-from games.tables.board import SUMMARY_SEEN, hand_replay
+from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
 from games.tables.forms import (
     BotForm,
@@ -40,6 +39,8 @@ from games.tables.forms import (
     SpectatorsForm,
     TableForm,
 )
+from games.tables.models import Hand, Table
+from games.tables.replay import hand_replay
 from games.tables.selectors import (
     Section,
     dashboard,

@@ -12,10 +12,11 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
-from games.models import TEAM_CHOICES
-from games.tables.board import Board, Card, SeatShown
+from games.tables.board import Board, SeatShown
 from games.tables.catalogue import PRESET_LABELS, option_changes
 from games.tables.memo import Memo
+from games.tables.models import TEAM_CHOICES
+from games.tables.words import Card
 
 register = template.Library()
 

@@ -20,8 +20,8 @@ from django.tasks import task
 from django.utils import timezone
 
 from belote_site.cache import CacheUnreachable, shared_answers_only
-from games.models import Action, Pace, Seat, Table
 from games.tables import presence, service
+from games.tables.models import Action, Pace, Seat, Table
 from games.tables.standins import take_back_seat
 
 

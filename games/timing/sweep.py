@@ -14,8 +14,8 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.models import Pace, Table
 from games.tables import service
+from games.tables.models import Pace, Table
 from games.timing.absence import live_grace, replace_absent
 
 logger = logging.getLogger(__name__)

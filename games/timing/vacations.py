@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
-from games.models import Table
 from games.tables import service
 from games.tables.clock import turn_deadline
+from games.tables.models import Table
 
 
 def clocks_before(sender, *, user_id: int, **kwargs) -> dict:

@@ -7,8 +7,8 @@ from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from accounts.clubs.service import manages, membership_of
-from games.models import Tournament, TournamentTeam
 from games.tables.service import ServiceError
+from games.tournaments.models import Tournament, TournamentTeam
 
 
 def lock_tournament(tournament_id: int) -> Tournament:

@@ -11,7 +11,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import user_named
-from games.models import Tournament, TournamentTeam
 from games.tables.service import ServiceError
 from games.tournaments.guards import (
     check_registration_open,
@@ -20,6 +19,7 @@ from games.tournaments.guards import (
     organised,
     team_of,
 )
+from games.tournaments.models import Tournament, TournamentTeam
 
 TEAM_NAME_LENGTH = TournamentTeam._meta.get_field("name").max_length
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from games.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 from games.tables.access import visible_tables
 from games.tournaments import pairing
 from games.tournaments.formats.knockout import bracket_size, knockout_round_count
+from games.tournaments.models import Tournament, TournamentMatch, TournamentRound, TournamentTeam
 from games.tournaments.service import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones

@@ -51,26 +51,21 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.clubs.service import manages
-from games.models import (
-    ASYNC_MOVE_SECONDS,
-    LIVE_MOVE_SECONDS,
-    ROUND_HOURS,
-    Action,
-    Game,
-    Pace,
-    Table,
-    Tournament,
-    TournamentMatch,
-    TournamentRound,
-    TournamentTeam,
-)
 from games.rules import InvalidOptions, rules_for
 from games.tables import service
+from games.tables.models import ASYNC_MOVE_SECONDS, LIVE_MOVE_SECONDS, Action, Game, Pace, Table
 from games.tables.service import ServiceError
 from games.tournaments import pairing
 from games.tournaments.formats import format_of
 from games.tournaments.formats.base import matches_of
 from games.tournaments.guards import lock_tournament, not_organiser, organised, team_of
+from games.tournaments.models import (
+    ROUND_HOURS,
+    Tournament,
+    TournamentMatch,
+    TournamentRound,
+    TournamentTeam,
+)
 from games.tournaments.registration import (
     TEAM_NAME_LENGTH,
     PairingReport,

@@ -20,11 +20,11 @@ from django.views.decorators.http import require_POST
 
 from accounts.clubs.service import manages
 from belote_site import htmx
-from games.models import Tournament
 from games.tables.service import ServiceError
 from games.tournaments import service as tournaments
 from games.tournaments.forms import RegisterForm
 from games.tournaments.guards import is_member
+from games.tournaments.models import Tournament
 from games.tournaments.selectors import (
     current_round,
     knockout_bracket,

@@ -16,7 +16,7 @@ from games.live.consumers import NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY_SOCKETS
 from games.models import Table
 from games.rules.cards import cards_of
 from games.tables import presence
-from games.tables.board import card_name
+from games.tables.words import card_name
 from tests.factories import act, play_to_the_end, play_tricks
 from tests.rules.tricks import deck_for_tricks, hearts_deal
 from tests.table_page.helpers import (

@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from games.models import Action, Seat, Table, TimeoutPolicy
 from games.tables import lobby, service, standins
-from games.tables.board import table_seats
+from games.tables.seats import table_seats
 from games.timing import absence
 from tests.factories import make_user, make_users, started_table
 from tests.tables.helpers import client_for

@@ -3,8 +3,8 @@
 from django.core.management.base import BaseCommand
 
 from accounts.models import Rating
-from games.models import Game
 from games.ratings.service import rebuild_ratings
+from games.tables.models import Game
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from games import rules as engine
-from games.models import BotLevel, Hand, Table
 from games.tables import service
+from games.tables.models import BotLevel, Hand, Table
 
 
 class Command(BaseCommand):

@@ -6,7 +6,7 @@ not look like a mismatch."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from games.models import Table
+from games.tables.models import Table
 from games.tables.verification import verify_stored_table
 
 

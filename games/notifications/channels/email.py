@@ -27,8 +27,8 @@ from django.utils import timezone, translation
 from accounts.models import Notify
 from accounts.unsubscribe import unsubscribe_url
 from belote_site.emails import render_email
-from games.models import ReminderLog, Table
 from games.notifications.channels.base import Channel
+from games.notifications.models import ReminderLog
 from games.notifications.waiting import (
     came_back,
     reminder_time,
@@ -38,6 +38,7 @@ from games.notifications.waiting import (
 )
 from games.tables import presence
 from games.tables.clock import vacation_end
+from games.tables.models import Table
 
 HOURLY_DELAY = datetime.timedelta(hours=1)
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django.utils import timezone
 
-from games.models import Notification
 from games.notifications.channels.base import Channel
+from games.notifications.models import Notification
 
 
 class InApp(Channel):

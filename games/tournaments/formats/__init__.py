@@ -1,6 +1,6 @@
 """The tournament formats, one module each; ``FORMATS`` lists them in the admin's order.
 
-``Tournament.format``'s choices (games/models.py), the service's rounds and pairings,
+``Tournament.format``'s choices (games/tournaments/models.py), the service's rounds and pairings,
 the pages' words and the admin form all read this list: a new format is a new module
 here (a ``Format`` subclass, see base.py) added to ``FORMATS``, and a migration for the
 new choice.
