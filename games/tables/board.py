@@ -396,9 +396,7 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
         winner=game.winner if finished else None,
         my_result=my_result,
         # A tournament match is one game: lobby.rematch refuses it, so no button.
-        can_rematch=finished
-        and my_position is not None
-        and not hasattr(table, "tournament_match"),
+        can_rematch=finished and my_position is not None and not hasattr(table, "tournament_match"),
         turn_seat=turn_seat,
         deadline=table.deadline,
         history_key=_history_key(table),

@@ -15,8 +15,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from games.tables.models import PRESET_LABELS
 from games.rules import PRESETS
+from games.tables.models import PRESET_LABELS
 
 
 @dataclass(frozen=True)
