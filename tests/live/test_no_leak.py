@@ -33,7 +33,7 @@ from django.urls import reverse
 from games import rules as engine
 from games.models import Hand, Table
 from games.rules.cards import cards_of
-from games.tables import lobby, service
+from games.tables import lobby, service, writes
 from games.tables.selectors import hand_state
 from tests.factories import make_user, make_users
 from tests.live.conftest import (
@@ -178,7 +178,7 @@ def seeded_decks(monkeypatch):
     """Every new hand is dealt from ``rng``: a failing game replays identically."""
 
     def use(rng: random.Random) -> None:
-        monkeypatch.setattr(service, "shuffled_deck", lambda: deal_from(rng))
+        monkeypatch.setattr(writes, "shuffled_deck", lambda: deal_from(rng))
 
     return use
 
