@@ -10,7 +10,7 @@ from games import rules as engine
 from games.models import BotLevel
 from games.rules.hand import next_dealer
 from games.tables import service
-from games.tables.board import card_name
+from games.tables.words import card_name
 from tests.factories import fixed_deck
 from tests.table_page.helpers import client_for, text_of, url
 
