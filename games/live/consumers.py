@@ -45,10 +45,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocke
 from games import notifications
 from games.live.broadcast import presence_changed, table_group
 from games.live.relay import relay, relay_needed
-from games.live.socket_limits import TOO_MANY, sockets
+from games.live.socket_limits import sockets
 from games.tables import boards, presence
 from games.tables.access import may_see
 from games.tables.models import Table
+from games.tables.presence import NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY_SOCKETS
 from games.timing.absence import note_absent, note_back
 
 # How long the board of a move waits for its mover's own pages (see table_changed).
@@ -56,11 +57,6 @@ MOVER_DELAY_SECONDS = 0.25
 
 # A page sends {"shown": n} or {"want": "version"}: a longer frame asks nothing.
 MAX_FRAME_CHARS = 1000
-
-# The close codes (games.tables.presence) are named here too, for the tests and readers.
-NOT_LOGGED_IN = presence.NOT_LOGGED_IN
-NOT_ALLOWED = presence.NOT_ALLOWED
-TOO_MANY_SOCKETS = TOO_MANY
 
 
 @database_sync_to_async

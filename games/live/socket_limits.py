@@ -3,7 +3,7 @@
 A page opens one socket (games/live/consumers.py); a user with several tabs opens several.
 Without a bound, one user could open hundreds at a busy table and have every move sent
 to each of them. A socket beyond ``LIVE_SOCKETS_PER_TABLE`` for the same (user, table),
-or beyond ``LIVE_SOCKETS_PER_USER`` in all, is refused (closed with ``TOO_MANY``, 4429;
+or beyond ``LIVE_SOCKETS_PER_USER`` in all, is refused (closed with ``TOO_MANY_SOCKETS``, 4429;
 the page says so and stops retrying).
 
 Each process counts its own sockets exactly (``Counts``). So that a user cannot pass the
@@ -26,11 +26,10 @@ from collections import Counter
 from django.conf import settings
 from django.core.cache import cache
 
-from games.tables.presence import TOO_MANY_SOCKETS, TTL
+from games.tables.presence import TTL
 
 logger = logging.getLogger(__name__)
 
-TOO_MANY = TOO_MANY_SOCKETS  # close code (the 4000-4999 range is the application's, RFC 6455)
 PROCESSES_KEY = "sockets:processes"
 
 
