@@ -78,8 +78,12 @@ def test_the_badge_follows_the_end_of_the_game_and_the_rematch(browser, daphne, 
 
 
 @pytest.fixture
-def lobby_page(new_context, daphne):
-    """The lobby of a new table, as its creator sees it: ``open(**context_options)``."""
+def lobby_page(new_context, page_guard, daphne):
+    """The lobby of a new table, as its creator sees it: ``open(**context_options)``.
+
+    Its contexts close here, before Daphne stops: a lobby page polls, and a poll that
+    meets a stopped server is a console error."""
+    contexts = []
 
     def open_page(**options):
         creator = outside_playwright(make_user, "hote")
@@ -91,11 +95,15 @@ def lobby_page(new_context, daphne):
         context.add_cookies(
             [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": daphne}]
         )
+        contexts.append(context)
         page = context.new_page()
         page.goto(f"/tables/{table.pk}/")
         return context, page
 
-    return open_page
+    yield open_page
+    page_guard.flush()
+    for context in contexts:
+        context.close()
 
 
 def test_the_copy_button_puts_the_invitation_link_on_the_clipboard(lobby_page):
