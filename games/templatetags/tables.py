@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 from games.tables.board import Board, SeatShown
 from games.tables.catalogue import PRESET_LABELS, option_changes
+from games.tables.countdown import countdown
 from games.tables.memo import Memo
 from games.tables.models import TEAM_CHOICES
 from games.tables.words import Card
@@ -163,6 +164,9 @@ def rule_changes(options: dict) -> list[str]:
 @register.filter
 def team_name(team: int | None) -> str:
     return str(dict(TEAM_CHOICES).get(team, ""))
+
+
+register.simple_tag(countdown, name="countdown")
 
 
 @register.filter

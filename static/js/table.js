@@ -69,8 +69,36 @@
       var source = detail.requestConfig && detail.requestConfig.elt;
       focusInBoard =
         target.contains(document.activeElement) || Boolean(source && target.contains(source));
+      var found = /data-version="(\d+)"/.exec(detail.serverResponse || "");
+      markMotion(target, found ? Number(found[1]) : 0);
     }
   });
+
+  // -------------------------------------------------------------------------------------
+  // 3. Motion (static/css/live.css): a board newer than the one shown lets its newest card
+  // travel and a finished trick go to its winner; a board of the same version (fetched
+  // again) stands still. While a finished trick is on its way, the next board the socket
+  // brings waits for it (TRICK_HOLD_MS at most), so that the bots' play can be followed.
+  // The server never waits: its answer is in hand, only its display is later.
+
+  var TRICK_HOLD_MS = 1400;
+  var holdUntil = 0;
+  var lessMotion = window.matchMedia
+    ? window.matchMedia("(prefers-reduced-motion: reduce)")
+    : { matches: true };
+
+  function markMotion(current, version) {
+    var moved = version > Number(current.dataset.version) && !lessMotion.matches;
+    document.documentElement.dataset.motion = moved ? "new" : "same";
+  }
+
+  function holdForTrick(board) {
+    if (document.documentElement.dataset.motion === "new" && board.querySelector(".trick-done")) {
+      holdUntil = Date.now() + TRICK_HOLD_MS;
+    } else {
+      holdUntil = 0;
+    }
+  }
 
   // -------------------------------------------------------------------------------------
   // 1. The socket
@@ -99,6 +127,7 @@
   var pushed = null; // the newest board the socket brought and not yet swapped in
   var told = 0; // the newest board version the server knows this page has
   var pending = 0; // the user's own htmx requests in flight (a move, a lobby form)
+  var holdTimer = null; // brings the board held while a finished trick moves (3. Motion)
   var openDetails = {};
 
   function liveRoot() {
@@ -181,12 +210,21 @@
   // Swap in the board the socket brought, if the page has nothing newer; true if done.
   function swapPushed(root) {
     var board = pushed;
-    pushed = null;
     if (!board || root.id !== "board" || board.version < Math.max(heard, shownVersion(root))) {
+      pushed = null;
       return false;
     }
+    var wait = holdUntil - Date.now();
+    if (wait > 0) {
+      // A finished trick is still going to its winner: this board comes right after.
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(refresh, wait);
+      return true;
+    }
+    pushed = null;
     presenceMoved = false;
     focusInBoard = root.contains(document.activeElement);
+    markMotion(root, board.version);
     htmx.swap(root, board.html, { swapStyle: "outerHTML" });
     return true;
   }
@@ -337,6 +375,7 @@
       var board = element.id === "board" ? element : element.querySelector("#board");
       if (board && board !== document.body) {
         tellShown(Number(board.dataset.version));
+        holdForTrick(board);
         announce(board);
         if (focusInBoard) {
           focusInBoard = false;

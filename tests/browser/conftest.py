@@ -34,6 +34,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import sync_playwright
 
+from tests.browser.live import Player
 from tests.processes import daphne_server
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -209,3 +210,21 @@ def daphne(transactional_db, tmp_path):
     # module docstring); the server runs without it, with Django's checks on.
     with daphne_server(tmp_path / "daphne.log") as base_url:
         yield base_url
+
+
+@pytest.fixture
+def table_page(browser, daphne, page_guard):
+    """Open the page of one seated player of a started table: ``open(table, position)``
+    (``before_load(context, page)`` runs before the page loads). Closed before Daphne
+    stops."""
+    players: list[Player] = []
+
+    def open_page(table, position, before_load=None) -> Player:
+        player = Player(browser, daphne, table, position, page_guard, before_load=before_load)
+        players.append(player)
+        return player
+
+    yield open_page
+    page_guard.flush()
+    for player in players:
+        player.context.close()

@@ -15,7 +15,7 @@ import pytest
 from django.conf import settings
 from playwright.sync_api import expect
 
-from tests.browser.live import Player, new_table, outside_playwright, what_to_click
+from tests.browser.live import new_table, outside_playwright, what_to_click
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -66,22 +66,6 @@ def test_the_guard_catches_a_csp_violation(page, page_guard):
     problems = page_guard.take()
     assert any(p.startswith("CSP violation") and "script-src" in p for p in problems), problems
     assert page.evaluate("window.injected") is None
-
-
-@pytest.fixture
-def table_page(browser, daphne, page_guard):
-    """Open the page of one seated player of a new started table: ``open(position)``."""
-    players: list[Player] = []
-
-    def open_page(table, position, before_load=None) -> Player:
-        player = Player(browser, daphne, table, position, page_guard, before_load=before_load)
-        players.append(player)
-        return player
-
-    yield open_page
-    page_guard.flush()
-    for player in players:
-        player.context.close()
 
 
 def test_a_page_that_lost_its_connection_catches_up_without_reload(table_page, page_guard):

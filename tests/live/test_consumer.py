@@ -40,7 +40,7 @@ from tests.live.conftest import (
     socket_headers,
 )
 from tests.processes import run_python
-from tests.table_page.helpers import finish_hand, take_at_once
+from tests.table_page.helpers import finish_hand, take_at_once, timeless
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -251,8 +251,9 @@ CSRF_VALUE = re.compile(r'(name="csrfmiddlewaretoken" value=)"[^"]+"')
 
 
 def without_tokens(html: str) -> str:
-    """A board with its CSRF tokens blanked: each rendering masks the secret afresh."""
-    return CSRF_VALUE.sub(r'\1""', html.strip())
+    """A board with its CSRF tokens blanked (each rendering masks the secret afresh), and
+    its countdown's words (they follow the clock)."""
+    return timeless(CSRF_VALUE.sub(r'\1""', html.strip()))
 
 
 def test_after_a_move_every_viewer_gets_their_own_board_at_the_new_version(

@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 
 from games.tables import boards as live
 from tests.factories import make_users, play_random_move, seated_user, started_table
+from tests.table_page.helpers import timeless
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -25,7 +26,7 @@ def viewer(user) -> live.Viewer:
 
 
 def without_tokens(message: str) -> str:
-    return TOKEN.sub("token", message)
+    return timeless(TOKEN.sub("token", message))
 
 
 def test_the_boards_of_the_mover_s_process_are_those_of_the_database_without_reading_it():
