@@ -39,8 +39,29 @@ from accounts.models import (
 from belote_site.admin import SafeInputAdmin
 
 
+def refuse_taken_email(email: str, user: User | None = None) -> None:
+    """An address logs in one account only (allauth's ``EmailAddress`` and ``User.email``)."""
+    users = User.objects.filter(email__iexact=email)
+    addresses = EmailAddress.objects.filter(email__iexact=email)
+    if user is not None and user.pk is not None:
+        users, addresses = users.exclude(pk=user.pk), addresses.exclude(user=user)
+    if users.exists() or addresses.exists():
+        raise ValidationError(_("Cette adresse est déjà celle d'un autre compte."))
+
+
 class UserForm(DisplayNameMixin, UserChangeForm):
-    pass
+    """A new address given here becomes the one the user logs in with, to be confirmed
+    at their next login (``UserAdmin.save_model``)."""
+
+    def clean_email(self) -> str:
+        email = self.cleaned_data.get("email", "")
+        if "email" in self.changed_data:
+            if not email:
+                raise ValidationError(
+                    _("Un compte se connecte par son adresse e-mail : elle est obligatoire.")
+                )
+            refuse_taken_email(email, self.instance)
+        return email
 
 
 class UserAddForm(AdminUserCreationForm):
@@ -57,11 +78,7 @@ class UserAddForm(AdminUserCreationForm):
 
     def clean_email(self) -> str:
         email = self.cleaned_data["email"]
-        if (
-            User.objects.filter(email__iexact=email).exists()
-            or EmailAddress.objects.filter(email__iexact=email).exists()
-        ):
-            raise ValidationError(_("Cette adresse est déjà celle d'un autre compte."))
+        refuse_taken_email(email)
         return email
 
 
@@ -104,6 +121,14 @@ class UserAdmin(SafeInputAdmin, DjangoUserAdmin):
                 primary=True,
                 verified=form.cleaned_data["email_verified"],
             )
+        elif "email" in form.changed_data:
+            # The old address no longer logs in; the new one is confirmed by its owner.
+            EmailAddress.objects.filter(user=obj).exclude(email__iexact=obj.email).delete()
+            address = EmailAddress.objects.filter(user=obj, email__iexact=obj.email).first()
+            if address is None:
+                address = EmailAddress(user=obj, email=obj.email, verified=False)
+            address.primary = True
+            address.save()
 
 
 # ---------------------------------------------------------------------------------------

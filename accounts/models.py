@@ -40,7 +40,7 @@ class User(AbstractUser):
         max_length=8,
         choices=settings.LANGUAGES,
         default="fr",
-        help_text=_("Langue du site une fois connecté."),
+        help_text=_("Langue du site après la connexion."),
     )
     notify = models.CharField(
         _("avis de tour"),

@@ -197,3 +197,49 @@ def test_the_bell_is_an_inline_svg_and_no_page_shows_an_emoji(admin_user, client
             if path.suffix in {".html", ".txt", ".css", ".js", ".svg"}:
                 found = PICTOGRAMS.findall(path.read_text(encoding="utf-8"))
                 assert not found, (path, found)
+
+
+def change_email(admin_client, user: User, email: str):
+    """The admin's change form of ``user`` posted as shown, with ``email`` instead."""
+    change = reverse("admin:accounts_user_change", args=[user.pk])
+    form = admin_client.get(change).context["adminform"].form
+    data = {name: value for name, value in form.initial.items() if value is not None}
+    data |= {"email": email, "date_joined_0": "2026-12-01", "date_joined_1": "10:00:00"}
+    data |= {"groups": [], "user_permissions": []}
+    data.pop("last_login", None)
+    data.pop("password", None)
+    return admin_client.post(change, data)
+
+
+def test_an_address_changed_in_the_admin_is_the_one_that_logs_in(admin_client):
+    user = User.objects.create_user("nadia", email="nadia@example.com", password=PASSWORD)
+    EmailAddress.objects.create(user=user, email=user.email, primary=True, verified=True)
+    response = change_email(admin_client, user, "nadia.new@example.com")
+
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    (address,) = EmailAddress.objects.filter(user=user)
+    assert (address.email, address.primary, address.verified) == (
+        "nadia.new@example.com",
+        True,
+        False,
+    )
+    old = Client().post(
+        reverse("account_login"), {"login": "nadia@example.com", "password": PASSWORD}
+    )
+    assert old.status_code == 422  # refused: the old address is no longer hers
+    new = Client().post(
+        reverse("account_login"), {"login": "nadia.new@example.com", "password": PASSWORD}
+    )
+    assert new.headers["location"] == reverse("account_email_verification_sent")
+
+
+def test_the_admin_change_form_refuses_an_address_of_another_account(admin_client):
+    User.objects.create_user("marius", email="marius@example.com", password=PASSWORD)
+    user = User.objects.create_user("nadia", email="nadia@example.com", password=PASSWORD)
+    response = change_email(admin_client, user, "Marius@example.com")
+
+    assert response.status_code == 200
+    errors = response.context["adminform"].form.errors
+    assert errors["email"] == ["Cette adresse est déjà celle d'un autre compte."]
+    user.refresh_from_db()
+    assert user.email == "nadia@example.com"
