@@ -137,4 +137,4 @@ def test_the_board_shows_the_timeouts_and_the_deadline():
     html = client_for(seat.user).get(f"/tables/{table.pk}/").text
 
     assert 'data-timeouts="1"' in html and "1 temps dépassé" in html
-    assert f'datetime="{timezone.localtime(table.deadline).isoformat()}"' in html
+    assert f'data-countdown="{int(table.deadline.timestamp() * 1000)}"' in html
