@@ -26,6 +26,7 @@ from games.tables import service
 from games.tables.selectors import hand_state
 from games.tournaments import service as tournaments
 from tests.browser.live import Player, new_table, outside_playwright
+from tests.browser.test_status_and_copy import one_move_from_the_end
 from tests.factories import seated_user
 from tests.tournaments.helpers import (
     make_club,
@@ -266,6 +267,14 @@ def test_every_phase_fits_the_screen(open_table, viewport):
     tap(player, player.page.locator("#score-sheet > summary"))
     expect(player.page.locator('#score-sheet tr[data-hand="1"]')).to_be_visible()
     assert_fits(player, "score-sheet", viewport)
+
+    # The game is over: who won, "Revanche", "Revoir la donne".
+    table = outside_playwright(one_move_from_the_end)
+    outside_playwright(move, table, first_legal)
+    player = open_table(table, 0, viewport)
+    expect(player.page.locator("#game-over")).to_be_visible()
+    expect(player.page.locator("#act-rematch")).to_be_visible()
+    assert_fits(player, "game-over", viewport)
 
 
 # Standings and the bracket ------------------------------------------------------------
