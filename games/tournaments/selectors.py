@@ -10,7 +10,7 @@ open; everybody else follows the results here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.db.models import Q
 from django.utils.translation import gettext as _
@@ -156,6 +156,7 @@ class GridCell:
     outcome: str  # "win", "loss", "bye", "pending" or "" (no match)
     score_for: int = 0
     score_against: int = 0
+    label: str = ""  # the round's name: its column's, said again in the cell on a phone
 
     @property
     def forfeit(self) -> bool:
@@ -177,7 +178,7 @@ def round_grid(tournament: Tournament) -> tuple[list[RoundView], list[GridRow]]:
         cells = []
         for view in rounds:
             match = next((m for m in view.matches if team in (m.team_one_id, m.team_two_id)), None)
-            cells.append(_cell(match, team))
+            cells.append(replace(_cell(match, team), label=view.label))
         rows.append(GridRow(standing=standing, cells=cells))
     return rounds, rows
 

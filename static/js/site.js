@@ -13,6 +13,9 @@
  * The table page adds static/js/table.js (its socket), which uses window.beloteStatus to
  * tell its own problems, and hears "belote:stale" when an answer came for a fragment
  * that was replaced meanwhile. Without JavaScript the site still works by full pages.
+ *
+ * It also closes what opens over the page (a <details data-popup>) on a tap elsewhere or
+ * on Escape.
  */
 (function () {
   "use strict";
@@ -172,6 +175,28 @@
     if (event.detail.xhr) {
       followAnswer(event.detail.xhr, event.detail.target);
     }
+  });
+
+  // What opens over the page (a <details data-popup>: the header's menu on a phone, a
+  // table's rules and invitations) closes when the user taps elsewhere or presses Escape.
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll("details[data-popup][open]").forEach(function (popup) {
+      if (!popup.contains(event.target)) {
+        popup.open = false;
+      }
+    });
+  });
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Escape") {
+      return;
+    }
+    document.querySelectorAll("details[data-popup][open]").forEach(function (popup) {
+      popup.open = false;
+      if (popup.contains(document.activeElement)) {
+        popup.querySelector("summary").focus();
+      }
+    });
   });
 
   window.addEventListener("offline", function () {

@@ -54,19 +54,26 @@ class Player:
     """One seated user's page, with what it heard on its websocket and how often its main
     frame navigated. ``guard`` (conftest.py) watches its context for CSP violations and
     script errors; ``before_load(context, page)`` runs before the table page opens (a
-    websocket route, say)."""
+    websocket route, say). ``context_options`` go to the browser context (a phone's
+    viewport, ``has_touch``, ``is_mobile``)."""
 
     def __init__(
-        self, browser, base_url: str, table: Table, position: int, guard, before_load=None
+        self,
+        browser,
+        base_url: str,
+        table: Table,
+        position: int,
+        guard,
+        before_load=None,
+        **context_options,
     ) -> None:
         seat = table.seats.select_related("user").get(position=position)
         client = Client()
         client.force_login(seat.user)
         self.letter = SEATS[position]
         self.position = position
-        self.context = browser.new_context(
-            base_url=base_url, locale="fr-FR", viewport={"width": 1280, "height": 900}
-        )
+        context_options.setdefault("viewport", {"width": 1280, "height": 900})
+        self.context = browser.new_context(base_url=base_url, locale="fr-FR", **context_options)
         self.context.set_default_timeout(10_000)
         guard.watch(self.context)
         self.context.add_cookies(

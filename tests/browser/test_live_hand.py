@@ -149,6 +149,8 @@ def test_four_browsers_play_a_hand_live(table_pages):
 
     for player in players:
         player.assert_not_reloaded()
+        # The score sheet opens on demand.
+        player.page.locator("#score-sheet > summary").click()
         expect(player.page.locator('#score-sheet tr[data-hand="1"]')).to_be_visible()
         # The board of every move of the others reached every page, none was refetched,
         # and nothing else than these shapes of message ever travelled on the socket. (A
