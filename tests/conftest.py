@@ -63,3 +63,25 @@ def keep_signal_handlers():
     yield
     for sig, handler in saved.items():
         signal.signal(sig, handler)
+
+
+@pytest.fixture
+def at_the_table():
+    """``at_the_table(table, *users)``: the users have the table's page open, their
+    sockets counted in the presence cache as the table's websocket counts them
+    (games/tables/presence.py), so that a live table does not wait for its players
+    (games/tables/attendance.py). Their pages close when the test ends."""
+    from asgiref.sync import async_to_sync
+
+    from games.tables import presence
+
+    opened = []
+
+    def open_pages(table, *users) -> None:
+        for user in users:
+            async_to_sync(presence.arrive)(table.pk, user.pk)
+            opened.append((table.pk, user.pk))
+
+    yield open_pages
+    for table_id, user_id in opened:
+        async_to_sync(presence.leave)(table_id, user_id)

@@ -332,6 +332,9 @@ BOT_DELAY_SECONDS = 1
 LIVE_GRACE_SECONDS = 60
 SWEEP_SECONDS = 60
 BOT_STALL_SECONDS = 10
+# A live table in play that no seated player has had open for LIVE_ABANDON_AFTER_SECONDS
+# (paused meanwhile: games/tables/attendance.py) is abandoned, unrated.
+LIVE_ABANDON_AFTER_SECONDS = 24 * 3600
 VACATION_DAYS_PER_YEAR = 30
 VACATION_MAX_AHEAD_DAYS = 365
 # The sweep queues the daily digest of turn emails once this hour (TIME_ZONE) has passed.

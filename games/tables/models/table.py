@@ -5,6 +5,7 @@ Every write of game state goes through ``games.tables.service``; models stay thi
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -111,6 +112,11 @@ class Table(models.Model):
     # When the human to act runs out of time (None while a bot is to act or outside
     # play), set by the service at each move; games/timing/sweep.py acts on it.
     deadline = models.DateTimeField(_("limite du coup"), null=True, blank=True, db_index=True)
+    # Since when a live table in play has had no seated player connected
+    # (games/tables/attendance.py): while set, nothing is played and no clock runs; the
+    # sweep abandons the table after LIVE_ABANDON_AFTER_SECONDS. An abandoned table keeps
+    # it, to say why it was.
+    unattended_since = models.DateTimeField(_("sans joueur depuis"), null=True, blank=True)
     timeout_policy = models.CharField(
         _("temps écoulé"), max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT
     )
@@ -193,6 +199,16 @@ class Table(models.Model):
     @property
     def rules(self) -> Rules:
         return rules_for(self.preset, self.options)
+
+    @property
+    def abandoned_at(self) -> datetime.datetime | None:
+        """When the sweep abandons this table if none of its players comes back: None
+        unless it is waiting for them (``unattended_since``)."""
+        if self.unattended_since is None or self.status != TableStatus.PLAYING:
+            return None
+        return self.unattended_since + datetime.timedelta(
+            seconds=settings.LIVE_ABANDON_AFTER_SECONDS
+        )
 
 
 def seats_changed(tables) -> None:
