@@ -238,7 +238,7 @@ class Seat(models.Model):
     # Moves the clock played for this seat (Action.Source.TIMEOUT).
     timeouts = models.PositiveSmallIntegerField(_("temps dépassés"), default=0)
     # A live table's player gone for a while: the heuristic bot plays their turns until
-    # they come back (games/timing/sweep.py).
+    # they come back, while another player is at the table (games/timing/absence.py).
     stand_in = models.BooleanField(_("remplacé par un robot"), default=False)
 
     class Meta:
