@@ -269,7 +269,8 @@ def abandon_table(*, table_id: int, reason: str) -> Outcome:
 def abandon_unattended(table_id: int, version: int) -> Outcome | None:
     """The sweep: the live table at ``version``, paused for LIVE_ABANDON_AFTER_SECONDS with
     none of its players back (games/tables/attendance.py), is abandoned; it keeps
-    ``unattended_since``, which its page reads to say why."""
+    ``unattended_since``, which its page reads to say why. Not a tournament's table: its
+    round deadline decides its match (games/tournaments), and its players may meet later."""
     gone = timezone.now() - datetime.timedelta(seconds=settings.LIVE_ABANDON_AFTER_SECONDS)
     with transaction.atomic():
         table = lock_table(table_id, missing_ok=True)
@@ -279,6 +280,7 @@ def abandon_unattended(table_id: int, version: int) -> Outcome | None:
             or table.status != Table.Status.PLAYING
             or table.unattended_since is None
             or table.unattended_since > gone
+            or Table.objects.filter(pk=table.pk, tournament_match__isnull=False).exists()
         ):
             return None
         return _abandon(table, "unattended")

@@ -3,7 +3,8 @@ SWEEP_SECONDS) catches whatever a stopped worker dropped: every passed deadline,
 turn left without a move for BOT_STALL_SECONDS, every absent live player
 (games/timing/absence.py). It leaves alone the live tables paused for want of players
 (games/tables/attendance.py), resumes those a player has open again, and abandons those
-nobody came back to for LIVE_ABANDON_AFTER_SECONDS. Each step re-checks the table at its
+nobody came back to for LIVE_ABANDON_AFTER_SECONDS (not a tournament's: its round
+deadline decides). Each step re-checks the table at its
 version under the table lock, so a second run does nothing more.
 """
 
@@ -45,7 +46,11 @@ def sweep() -> int:
         (service.resume_if_attended, lambda: _ids(paused)),
         (
             service.abandon_unattended,
-            lambda: _ids(paused.filter(unattended_since__lte=now - abandoned_after)),
+            lambda: _ids(
+                paused.filter(
+                    unattended_since__lte=now - abandoned_after, tournament_match__isnull=True
+                )
+            ),
         ),
         (service.expire_deadline, lambda: _ids(playing.filter(deadline__lte=now))),
         (service.play_bot_move, lambda: _ids(bots_stalled)),

@@ -22,7 +22,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from accounts.models import Rating
-from games.models import Action, Pace, RatingChange, Table
+from games.models import Action, Pace, RatingChange, Table, Tournament
 from games.ratings.service import played_by_nobody
 from games.tables import service
 from games.tables.verification import verify_table
@@ -31,6 +31,7 @@ from games.timing.sweep import sweep
 from tests.factories import fixed_deck, make_table, make_user, make_users, seated_user
 from tests.tables.helpers import client_for
 from tests.timing.helpers import after, fresh, run_worker, timeout_moves
+from tests.tournaments.helpers import matches_of, started
 
 pytestmark = pytest.mark.django_db
 
@@ -287,6 +288,26 @@ def test_a_table_abandoned_otherwise_does_not_say_nobody_came_back(creator):
     table = fresh(table)
     assert table.status == Table.Status.ABANDONED and table.unattended_since is None
     assert ABANDONED not in client_for(creator).get(f"/tables/{table.pk}/").text
+
+
+def test_a_tournaments_table_waits_for_its_round_deadline_not_a_day():
+    """Its players may meet later in the round: the round's deadline decides the match,
+    as for any unfinished one (games/tournaments)."""
+    tournament, organiser = started(
+        Tournament.Format.KNOCKOUT, teams=2, pace=Pace.LIVE, move_seconds=90, round_hours=168
+    )
+    table = matches_of(tournament)[0].table
+    with after(table.deadline, seconds=1):
+        sweep()
+    table = fresh(table)
+    assert table.unattended_since is not None
+
+    with after(table.unattended_since + 3 * DAY):
+        assert sweep() == 0
+    assert fresh(table).status == Table.Status.PLAYING
+    page = client_for(organiser).get(f"/tables/{table.pk}/").text
+    assert fresh(table).unattended_since is not None  # the organiser is not a player
+    assert "Elle reprend dès qu'un joueur revient." in page and "abandonnée" not in page
 
 
 # ---------------------------------------------------------------------------------------

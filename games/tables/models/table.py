@@ -203,8 +203,11 @@ class Table(models.Model):
     @property
     def abandoned_at(self) -> datetime.datetime | None:
         """When the sweep abandons this table if none of its players comes back: None
-        unless it is waiting for them (``unattended_since``)."""
+        unless it is waiting for them (``unattended_since``), and for a tournament's
+        table, whose round deadline decides (games/tournaments)."""
         if self.unattended_since is None or self.status != TableStatus.PLAYING:
+            return None
+        if hasattr(self, "tournament_match"):
             return None
         return self.unattended_since + datetime.timedelta(
             seconds=settings.LIVE_ABANDON_AFTER_SECONDS
