@@ -264,7 +264,7 @@ def test_a_table_nobody_comes_back_to_is_abandoned_after_a_day_unrated(creator):
     # A player back now finds it over: it says why, and stays as it is.
     page = client_for(seated_user(table, N)).get(f"/tables/{table.pk}/").text
     assert ABANDONED in page and "Elle ne compte pas pour le classement." in page
-    assert PAUSED not in page
+    assert PAUSED not in page and "Au tour d" not in page and "À vous de jouer" not in page
     assert fresh(table).version == table.version
 
 
