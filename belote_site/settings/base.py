@@ -324,7 +324,8 @@ LOGGING = {
 
 # Time at the tables (games/timing/sweep.py): a bot's move waits BOT_DELAY_SECONDS at a live
 # table so that people can follow; a live player gone for LIVE_GRACE_SECONDS (at most half
-# the time per move) on their turn is replaced by a bot; the sweep runs every
+# the time per move) on their turn is replaced by a bot while another player is at the
+# table (with none there, the table pauses: games/tables/attendance.py); the sweep runs every
 # SWEEP_SECONDS and plays a bot turn left BOT_STALL_SECONDS without a move; a player may
 # declare VACATION_DAYS_PER_YEAR days off a year, an absence at most that long, starting
 # at most VACATION_MAX_AHEAD_DAYS from today.
@@ -332,6 +333,9 @@ BOT_DELAY_SECONDS = 1
 LIVE_GRACE_SECONDS = 60
 SWEEP_SECONDS = 60
 BOT_STALL_SECONDS = 10
+# A live table in play that no seated player has had open for LIVE_ABANDON_AFTER_SECONDS
+# (paused meanwhile: games/tables/attendance.py) is abandoned, unrated.
+LIVE_ABANDON_AFTER_SECONDS = 24 * 3600
 VACATION_DAYS_PER_YEAR = 30
 VACATION_MAX_AHEAD_DAYS = 365
 # The sweep queues the daily digest of turn emails once this hour (TIME_ZONE) has passed.

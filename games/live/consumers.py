@@ -25,6 +25,8 @@ A user holds at most LIVE_SOCKETS_PER_TABLE sockets at a table and LIVE_SOCKETS_
 in all (games/live/socket_limits.py): one more is closed with 4429, which the page tells.
 
 Presence: each connection is counted per (table, user) in the cache (games/tables/presence.py);
+a live table pauses when the last of its seated players' pages closes and resumes when one
+comes back (games/tables/attendance.py, through games/timing/absence.py);
 when a user's first page connects or their last one closes, the group hears a
 ``table.presence`` event and each page gets its board again to move the dots, marked
 ``"presence": true`` (in the lobby that mark alone: the page refetches). Any message from
@@ -99,7 +101,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await database_sync_to_async(notifications.table_seen)(user.pk, self.table_id)
         if await presence.arrive(self.table_id, user.pk):
             await presence_changed(self.table_id)
-        # Back at a live table where a bot stood in for them: it stops (games/timing/sweep.py).
+        # Back at a live table where a bot stood in for them: it stops; a table that waited
+        # for its players resumes (games/timing/absence.py).
         await database_sync_to_async(note_back)(self.table_id, user)
 
     async def disconnect(self, code: int) -> None:
@@ -146,7 +149,9 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.close(code=NOT_ALLOWED)
             return
         if await presence.renew(self.table_id, self.scope["user"].pk):
+            # Counted again after their count had expired (a page asleep): back, as above.
             await presence_changed(self.table_id)
+            await database_sync_to_async(note_back)(self.table_id, self.scope["user"])
         await sockets.renew(self.scope["user"].pk)
         await self.send_json({"table": self.table_id, "version": version})
 

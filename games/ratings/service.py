@@ -5,7 +5,11 @@ by users: a bot seat makes the whole game unrated (nobody's rating moves, no
 ``RatingChange``). A player for whom a bot stood in while they were away
 (``Seat.stand_in``) or whose moves the clock played (timeouts) still holds the seat, so
 the game stays rated and their team bears the result; a forfeit on time is a loss for the
-team that ran out of time, like any other loss.
+team that ran out of time, like any other loss. But a game that bots played with no player
+there never moves a rating (``played_by_nobody``): one that ends while its live table is
+waiting for its players (``Table.unattended_since``, games/tables/attendance.py), or with a
+stand-in at every seat. A table abandoned, for want of players or otherwise, has no winner:
+unrated.
 
 **The model.** OpenSkill's Plackett-Luce (Weng-Lin) with two teams, Nord-Sud [N, S]
 against Est-Ouest [E, W], ranked by the winner. Its parameters are written out in
@@ -84,6 +88,12 @@ def rated_players(seats: list[tuple[int, int | None, str]]) -> list[int] | None:
     return [by_position[position][0] for position in range(4)]
 
 
+def played_by_nobody(unattended_since, stand_ins: list[bool]) -> bool:
+    """Whether bots finished the game with none of its players there: its table was waiting
+    for them (``unattended_since`` set) or a stand-in held every seat."""
+    return unattended_since is not None or (bool(stand_ins) and all(stand_ins))
+
+
 def updated_skills(skills: list[Skill], winner: int) -> list[Skill]:
     """The four players' skills (N E S W) after a game won by team ``winner`` (0 or 1).
 
@@ -114,11 +124,17 @@ def rate_game(game: Game) -> bool:
     """
     if game.rated or game.winner is None:
         return False
-    seats = Seat.objects.filter(table_id=game.table_id).values_list(
-        "position", "user_id", "bot_level"
+    seats = list(
+        Seat.objects.filter(table_id=game.table_id).values_list(
+            "position", "user_id", "bot_level", "stand_in"
+        )
     )
-    players = rated_players(list(seats))
+    players = rated_players([seat[:3] for seat in seats])
     if players is None:
+        return False
+    table = Table.objects.filter(pk=game.table_id)
+    unattended = table.values_list("unattended_since", flat=True).get()
+    if played_by_nobody(unattended, [seat[3] for seat in seats]):
         return False
     with transaction.atomic(savepoint=False):
         if not Game.objects.filter(pk=game.pk, rated=False).update(rated=True):

@@ -110,6 +110,7 @@ class TableAdmin(SafeInputAdmin, admin.ModelAdmin):
     readonly_fields = [
         "status",
         "version",
+        "unattended_since",
         "current_hand",
         "invite_token",
         "created_at",

@@ -320,7 +320,8 @@ def table_board(table: Table, user, *, online: set[int] | None = None) -> Board:
                 place=place_of(seat.position, bottom),
                 is_me=seat.position == my_position,
                 is_dealer=view["dealer"] == letter,
-                is_turn=view["turn"] == letter,
+                # An abandoned table keeps its last position, but nobody is to act.
+                is_turn=view["turn"] == letter and table.status == Table.Status.PLAYING,
                 is_taker=taker == letter,
                 connected=(
                     None if seat.is_bot else seat.position == my_position or seat.user_id in online

@@ -1,18 +1,24 @@
 """The moves of games/tables: a player's move (``submit``), a bot's (``play_bot_move``),
 the expiry of a deadline (``expire_deadline``, which applies the table's timeout policy),
-an abandon, and the bots playing a table out (``play_bots``)."""
+an abandon, and the bots playing a table out (``play_bots``).
+
+At a live table, a bot's move and a timeout are applied only while one of its seated
+players is there (games/tables/attendance.py ``waits``, under the table's lock); a
+player's own move resumes a table that was waiting for them.
+"""
 
 from __future__ import annotations
 
 import datetime
 import secrets
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.tables import signals
+from games.tables import attendance, signals
 from games.tables.clock import clock_deadline, turn_deadline
 from games.tables.models import Action, BotLevel, Game, Hand, Seat, Table, TimeoutPolicy, Trick
 from games.tables.seats import table_seats
@@ -57,6 +63,8 @@ def submit(
             return Outcome(table.version, False)
         if table.status != Table.Status.PLAYING:
             raise ServiceError("not_playing", _("La partie n'est pas en cours."), 409)
+        if table.unattended_since is not None and not isinstance(actor, SeatAgent):
+            attendance.resume(table, seats, by=actor)  # the player is there: it goes on
         version, bot_next = _apply(table, seats, seat, actor, action, table_state(table))
         by = None if isinstance(actor, SeatAgent) else actor.pk
         follow_up(table.pk, version, bot_next and notify_bots, clock=table, by=by)
@@ -142,11 +150,15 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
     return ["current_hand"]
 
 
-def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> Outcome | None:
+def play_bot_move(
+    table_id: int, version: int, *, notify_bots: bool = True, attended: bool = False
+) -> Outcome | None:
     """One move by the bot to act, if the table is still at ``version``; else nothing.
 
     Safe to run twice or late: a task that finds the table moved on does nothing. One
-    transaction: the table locked, its seats read, the bot's choice applied.
+    transaction: the table locked, its seats read, the bot's choice applied. At a live
+    table nobody is at, nothing is played and the table pauses (games/tables/attendance.py),
+    unless the caller plays the table itself (``attended``: ``play_bots``).
     """
     from games.bots import choose_action
 
@@ -157,7 +169,7 @@ def play_bot_move(table_id: int, version: int, *, notify_bots: bool = True) -> O
         seats = table_seats(table)
         state = table_state(table)
         seat = seats[state.turn]
-        if not seat.bot_plays:
+        if not seat.bot_plays or (not attended and attendance.waits(table, seats)):
             return None
         action = choose_action(state, seat.bot_level or BotLevel.HEURISTIC, _bot_rng())
         agent = SeatAgent(state.turn)
@@ -170,7 +182,8 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
     """The clock of the player to act ran out: apply the table's timeout policy.
 
     Only if the table is still at ``version`` with its deadline passed and a human, not on
-    vacation, to act (then the deadline moves to the end of the vacation). The timeout is
+    vacation, to act (then the deadline moves to the end of the vacation), at a table that
+    is not waiting for its players (games/tables/attendance.py). The timeout is
     counted on the seat; the heuristic bot's move is submitted for the seat with source
     "timeout", or, under the "forfeit" policy once the seat reaches ``forfeit_after``
     timeouts, its team loses the game. Safe to run twice or late, like ``play_bot_move``.
@@ -189,7 +202,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
         ):
             return None
         seat = Seat.objects.get(table=table, position=table.turn)
-        if seat.bot_plays or seat.user_id is None:
+        if seat.bot_plays or seat.user_id is None or attendance.waits(table, table_seats(table)):
             return None
         # A vacation declared during the turn stopped the clock: wait for the new time.
         paused = clock_deadline(seat.user_id, turn_started(table), table.move_seconds)
@@ -242,29 +255,57 @@ def abandon_table(*, table_id: int, reason: str) -> Outcome:
     """Stop a table for good, its game unfinished: no winner, the scores as they stand.
 
     For a tournament round that ran out of time (games/tournaments/service.py decides the match
-    itself). One system action ``abandon``; the bots and clocks queued for the table then
-    find it no longer in play. A table already over is left as it is.
+    itself), or the admin. One system action ``abandon``; the bots and clocks queued for the
+    table then find it no longer in play. A table already over is left as it is.
     """
     with transaction.atomic():
         table = lock_table(table_id)
         if table.status not in (Table.Status.LOBBY, Table.Status.PLAYING):
             return Outcome(table.version, False)
-        version = append_action(table, None, None, "abandon", {"reason": reason})
-        table.status = Table.Status.ABANDONED
-        table.turn = None
-        table.deadline = None
-        table.version = version
-        table.save(update_fields=["status", "turn", "deadline", "version", "updated_at"])
-        follow_up(table.pk, version, False)
+        table.unattended_since = None  # it was not abandoned for want of players
+        return _abandon(table, reason)
+
+
+def abandon_unattended(table_id: int, version: int) -> Outcome | None:
+    """The sweep: the live table at ``version``, paused for LIVE_ABANDON_AFTER_SECONDS with
+    none of its players back (games/tables/attendance.py), is abandoned; it keeps
+    ``unattended_since``, which its page reads to say why. Not a tournament's table: its
+    round deadline decides its match (games/tournaments), and its players may meet later."""
+    gone = timezone.now() - datetime.timedelta(seconds=settings.LIVE_ABANDON_AFTER_SECONDS)
+    with transaction.atomic():
+        table = lock_table(table_id, missing_ok=True)
+        if (
+            table is None
+            or table.version != version
+            or table.status != Table.Status.PLAYING
+            or table.unattended_since is None
+            or table.unattended_since > gone
+            or Table.objects.filter(pk=table.pk, tournament_match__isnull=False).exists()
+        ):
+            return None
+        return _abandon(table, "unattended")
+
+
+def _abandon(table: Table, reason: str) -> Outcome:
+    version = append_action(table, None, None, "abandon", {"reason": reason})
+    table.status = Table.Status.ABANDONED
+    table.turn = None
+    table.deadline = None
+    table.version = version
+    fields = ["status", "turn", "deadline", "unattended_since", "version", "updated_at"]
+    table.save(update_fields=fields)
+    follow_up(table.pk, version, False)
     return Outcome(version, True)
 
 
 def play_bots(table_id: int, *, max_moves: int = 100_000) -> int:
-    """Play the bots' turns in this process until a human is to act or the game ends."""
+    """Play the bots' turns in this process until a human is to act or the game ends,
+    whether or not anyone has the table open: the caller (the demo, the simulation, a
+    test) is the one playing it."""
     moves = 0
     while moves < max_moves:
         version = Table.objects.values_list("version", flat=True).get(pk=table_id)
-        outcome = play_bot_move(table_id, version, notify_bots=False)
+        outcome = play_bot_move(table_id, version, notify_bots=False, attended=True)
         if outcome is None:
             break
         moves += outcome.applied

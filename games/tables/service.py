@@ -11,7 +11,8 @@ Views, bots, tasks and commands call these functions; nothing else writes game s
 
 The write primitives are games/tables/writes.py and the moves games/tables/moves.py; this
 module creates and starts tables, holds the tasks under the paths the queue stores, and
-names what the rest of the site calls.
+names what the rest of the site calls. A live table waits for its players while none is
+there (games/tables/attendance.py).
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ from django.tasks import task
 from django.utils.translation import gettext as _
 
 from games import rules as engine
+from games.tables.attendance import come_back, pause_if_unattended, resume_if_attended
 from games.tables.clock import seats_for_the_clock
 from games.tables.models import BotLevel, Seat, Table
 from games.tables.moves import (
     abandon_table,
+    abandon_unattended,
     expire_deadline,
     play_bot_move,
     play_bots,
@@ -134,16 +137,20 @@ __all__ = [
     "SeatAgent",
     "ServiceError",
     "abandon_table",
+    "abandon_unattended",
     "append_action",
+    "come_back",
     "create_table",
     "expire_deadline",
     "expire_deadline_task",
     "follow_up",
     "lock_table",
+    "pause_if_unattended",
     "play_bot_move",
     "play_bot_move_task",
     "play_bots",
     "refusal",
+    "resume_if_attended",
     "start_table",
     "submit",
     "turn_started",

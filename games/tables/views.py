@@ -115,6 +115,10 @@ def table_create(request: HttpRequest) -> HttpResponse:
 @login_required
 def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
     table = pages.watchable_table(request, table_id)
+    # A seated player opening the page is back: a live table that waited for its players
+    # resumes (games/tables/attendance.py), and the page shows it going on.
+    if service.come_back(table_id=table.pk, user=request.user) is not None:
+        table = pages.watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
     signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
     template = "games/table/table.html" if request.htmx else "games/table.html"

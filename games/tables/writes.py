@@ -80,8 +80,17 @@ def begin_game(
     table.turn = first_turn(table.rules, table.current_hand)
     table.version = append_action(table, None, actor, kind, payload)
     table.deadline = turn_deadline(table, seats)
+    table.unattended_since = None  # someone started it: a player is there
     table.save(
-        update_fields=["status", "current_hand", "turn", "deadline", "version", "updated_at"]
+        update_fields=[
+            "status",
+            "current_hand",
+            "turn",
+            "deadline",
+            "unattended_since",
+            "version",
+            "updated_at",
+        ]
     )
     remember_state(table, dealt_state(table))
     follow_up(table.pk, table.version, seats[table.turn].bot_plays, clock=table)

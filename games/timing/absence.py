@@ -1,4 +1,4 @@
-"""Stand-in bots at live tables.
+"""Stand-in bots at live tables, and live tables that wait for their players.
 
 A live table's player whose page is closed (games/tables/presence.py) while it is their
 turn is replaced by the heuristic bot (``Seat.stand_in``) after the table's grace period
@@ -6,6 +6,11 @@ turn is replaced by the heuristic bot (``Seat.stand_in``) after the table's grac
 they reconnect or click "Reprendre ma place" (``games.tables.standins.take_back_seat``).
 Every live turn queues its own absence check (``queue_absence_check``, a receiver of
 ``games.tables.signals.table_changed``).
+
+A stand-in plays only while another seated player is at the table: when the last one
+leaves (``note_absent``), or when a stand-in would come with nobody there, the table
+pauses instead, and it resumes when a player comes back (``note_back``;
+games/tables/attendance.py).
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from django.tasks import task
 from django.utils import timezone
 
 from belote_site.cache import CacheUnreachable, shared_answers_only
-from games.tables import presence, service
+from games.tables import attendance, presence, service
 from games.tables.models import Action, Pace, Seat, Table
+from games.tables.seats import table_seats
 from games.tables.standins import take_back_seat
 
 
@@ -41,7 +47,10 @@ def live_grace(move_seconds: float) -> datetime.timedelta:
 
 
 def note_absent(table_id: int, user_id: int) -> None:
-    """The user's last page of the table closed: check again after the grace period."""
+    """The user's last page of the table closed: the table pauses if no player is left
+    there; otherwise check again after the grace period."""
+    if service.pause_if_unattended(table_id) is not None:
+        return
     cache.set(_absent_key(table_id, user_id), time.time(), settings.LIVE_GRACE_SECONDS * 10)
     table = Table.objects.filter(pk=table_id, pace=Pace.LIVE, status=Table.Status.PLAYING)
     row = table.values_list("version", "move_seconds").first()
@@ -52,10 +61,12 @@ def note_absent(table_id: int, user_id: int) -> None:
 
 
 def note_back(table_id: int, user) -> None:
-    """The user opened the table again: a stand-in playing for them stops."""
+    """The user opened the table again: a stand-in playing for them stops, and the table
+    resumes if it was waiting for its players."""
     cache.delete(_absent_key(table_id, user.pk))
     if Seat.objects.filter(table_id=table_id, user=user, stand_in=True).exists():
         take_back_seat(table_id=table_id, user=user)
+    service.come_back(table_id=table_id, user=user)
 
 
 def replace_absent(table_id: int, version: int) -> service.Outcome | None:
@@ -73,6 +84,9 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
         grace = live_grace(table.move_seconds)
         seat = Seat.objects.get(table=table, position=table.turn)
         if seat.user_id is None or seat.bot_plays:
+            return None
+        # Nobody at the table: no stand-in, the table waits (and pauses here).
+        if attendance.waits(table, table_seats(table)):
             return None
         # Only on what every process wrote: not while Redis is down, when this process's
         # memory stands in for it and knows nothing of the pages open elsewhere (the

@@ -1,8 +1,11 @@
 """The sweep (``manage.py belote_sweep``, and ``games.tasks.sweep_task`` every
 SWEEP_SECONDS) catches whatever a stopped worker dropped: every passed deadline, every bot
 turn left without a move for BOT_STALL_SECONDS, every absent live player
-(games/timing/absence.py). Each step re-checks the table at its version under the table
-lock, so a second run does nothing more.
+(games/timing/absence.py). It leaves alone the live tables paused for want of players
+(games/tables/attendance.py), resumes those a player has open again, and abandons those
+nobody came back to for LIVE_ABANDON_AFTER_SECONDS (not a tournament's: its round
+deadline decides). Each step re-checks the table at its
+version under the table lock, so a second run does nothing more.
 """
 
 from __future__ import annotations
@@ -28,7 +31,9 @@ def _seconds(name: str) -> datetime.timedelta:
 def sweep() -> int:
     """Act on every table whose clock or bot is overdue; returns how many tables moved."""
     now = timezone.now()
-    playing = Table.objects.filter(status=Table.Status.PLAYING)
+    everything = Table.objects.filter(status=Table.Status.PLAYING)
+    paused = everything.filter(unattended_since__isnull=False)
+    playing = everything.filter(unattended_since__isnull=True)
     bots_stalled = playing.filter(
         deadline__isnull=True, updated_at__lte=now - _seconds("BOT_STALL_SECONDS")
     ).filter(
@@ -36,7 +41,17 @@ def sweep() -> int:
         Q(seats__bot_level__gt="") | Q(seats__stand_in=True),
     )
     # Each step's tables are read when the step begins, after the previous one acted.
+    abandoned_after = _seconds("LIVE_ABANDON_AFTER_SECONDS")
     steps = [
+        (service.resume_if_attended, lambda: _ids(paused)),
+        (
+            service.abandon_unattended,
+            lambda: _ids(
+                paused.filter(
+                    unattended_since__lte=now - abandoned_after, tournament_match__isnull=True
+                )
+            ),
+        ),
         (service.expire_deadline, lambda: _ids(playing.filter(deadline__lte=now))),
         (service.play_bot_move, lambda: _ids(bots_stalled)),
         (replace_absent, lambda: _absent_candidates(playing, now)),

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 import time_machine
 from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from allauth.account.utils import user_pk_to_url_str
+from asgiref.sync import async_to_sync
 from django.apps import apps
 from django.contrib.auth.tokens import default_token_generator
 from django.contrib.contenttypes.models import ContentType
@@ -34,7 +35,7 @@ from accounts.clubs import service as clubs
 from accounts.models import Club, ClubInvitation, ClubRole, JoinRequest, Membership, User
 from accounts.unsubscribe import unsubscribe_token
 from games.models import Pace, Table, Tournament
-from games.tables import lobby, service
+from games.tables import lobby, presence, service
 from games.timing.absence import replace_absent
 from games.tournaments import service as tournaments
 from tests.factories import fixed_deck, make_user, play_to_the_end
@@ -184,8 +185,12 @@ def build() -> World:
     finished = play_to_the_end(_started(players, creator=claire, seed=4))
     live = _started(players, creator=claire, seed=5, pace=Pace.LIVE, move_seconds=60)
     stood_in = _to_act(live)
+    partner = _seated(live, (live.turn + 2) % 4)
     with time_machine.travel(timezone.now() + datetime.timedelta(minutes=10), tick=False):
+        # A stand-in comes while another player is at the table (games/tables/attendance.py).
+        async_to_sync(presence.arrive)(live.pk, partner.pk)
         assert replace_absent(live.pk, live.version).applied
+        async_to_sync(presence.leave)(live.pk, partner.pk)
 
     sacha = make_user("sacha")
     lobby.join_by_link(table=card_play, user=sacha, token=card_play.invite_token)

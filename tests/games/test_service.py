@@ -565,10 +565,11 @@ def test_a_refused_move_has_no_follow_up(django_capture_on_commit_callbacks):
 # transaction=True: on_commit runs for real, and the worker checks its connection between
 # tasks, which would end the wrapping transaction of an ordinary django_db test.
 @pytest.mark.django_db(transaction=True)
-def test_the_worker_plays_the_bots_until_a_human_is_to_act(keep_signal_handlers):
+def test_the_worker_plays_the_bots_until_a_human_is_to_act(keep_signal_handlers, at_the_table):
     west = make_user()
     table = sorted_table(players={W: west}, bots={N: "heuristic", E: "random", S: "random"})
     version = table.version
+    at_the_table(table, west)  # a live table plays only while a player is there
 
     service.submit(table_id=table.pk, actor=west, action="pass", expected_version=version)
     with override_settings(DEBUG=False):

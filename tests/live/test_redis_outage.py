@@ -44,6 +44,7 @@ from belote_site.settings.base import redis_caches, redis_channel_layers
 from games import tasks as worker_tasks
 from games.models import Action, Pace, Table
 from games.tables import presence, service
+from games.timing.absence import note_absent
 from games.timing.sweep import sweep
 from tests.accounts.conftest import PASSWORD, make_player
 from tests.factories import fixed_deck, make_table, make_user, make_users
@@ -165,6 +166,26 @@ def test_the_sweep_plays_a_stalled_bot_and_stands_in_for_nobody(table, people, r
 
     assert not table.seats.get(position=table.turn).stand_in
     assert fresh(table).version == table.version
+
+
+def test_a_live_table_does_not_pause_while_who_is_there_is_unknown(
+    table, people, redis_down, caplog
+):
+    """Issue 15: a live table waits for its players when none is there, but while the
+    cache is down nobody can tell: the last page closing pauses nothing, the worker's bot
+    plays on, and the failure is logged (games/tables/attendance.py)."""
+    play(client_for(people[W]), table, "pass")  # South, the bot, is to act
+
+    note_absent(table.pk, people[W].pk)  # as the socket does when West's page closes
+    assert fresh(table).unattended_since is None
+    run_worker()
+
+    table = fresh(table)
+    bot = table.actions.filter(source=Action.Source.BOT).get()
+    assert bot.seat == S and table.unattended_since is None
+    assert "pause" not in table.actions.values_list("kind", flat=True)
+    warnings = outage_records(caplog, "games.tables.attendance")
+    assert warnings and "presence unknown" in warnings[0].getMessage()
 
 
 def test_the_board_and_the_table_page_are_served(table, people, redis_down):

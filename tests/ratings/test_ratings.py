@@ -19,7 +19,7 @@ from games.ratings import service as ratings
 from games.ratings.service import DEFAULT_SKILL, Skill, rate_game, rebuild_ratings, updated_skills
 from games.tables import lobby
 from games.timing.absence import replace_absent
-from tests.factories import make_users, play_to_the_end, started_table
+from tests.factories import make_users, play_to_the_end, seated_user, started_table
 from tests.ratings.helpers import figures, forfeit_game, forfeit_table, play_out
 from tests.timing.helpers import after, fresh, playing_table
 
@@ -213,10 +213,12 @@ def test_an_unfinished_game_is_not_rated():
     assert not Rating.objects.exists()
 
 
-def test_a_game_where_a_bot_stood_in_for_an_absent_player_is_still_rated():
-    """The stand-in plays for the seat; the seat, and the result, stay the player's."""
+def test_a_game_where_a_bot_stood_in_for_an_absent_player_is_still_rated(at_the_table):
+    """The stand-in plays for the seat, while another player is at the table; the seat,
+    and the result, stay the player's."""
     cache.clear()
     table = playing_table(pace=Pace.LIVE, move_seconds=300)
+    at_the_table(table, seated_user(table, (table.turn + 2) % 4))
     started = table.actions.get(kind="start").created_at
     with after(started, seconds=61):
         assert replace_absent(table.pk, table.version).applied

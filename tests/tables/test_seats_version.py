@@ -105,9 +105,10 @@ def pass_the_deadline(table: Table) -> int:
     return Table.objects.get(pk=table.pk).version
 
 
-def test_a_timeout_shows_on_the_seat_and_a_rematch_clears_it(table, read):
+def test_a_timeout_shows_on_the_seat_and_a_rematch_clears_it(table, read, at_the_table):
     Table.objects.filter(pk=table.pk).update(timeout_policy=TimeoutPolicy.FORFEIT, forfeit_after=1)
     turn = Table.objects.get(pk=table.pk).turn
+    at_the_table(table, user_at(table, (turn + 2) % 4))  # the live table goes on
     read(table.pk)
     service.expire_deadline(table.pk, pass_the_deadline(table))
     assert Table.objects.get(pk=table.pk).status == Table.Status.FINISHED
@@ -116,15 +117,17 @@ def test_a_timeout_shows_on_the_seat_and_a_rematch_clears_it(table, read):
     assert [seat[4] for seat in read(table.pk)] == [0, 0, 0, 0]
 
 
-def test_a_timeout_played_by_the_bot_shows_on_the_seat(table, read):
+def test_a_timeout_played_by_the_bot_shows_on_the_seat(table, read, at_the_table):
     turn = Table.objects.get(pk=table.pk).turn
+    at_the_table(table, user_at(table, (turn + 2) % 4))
     read(table.pk)
     assert service.expire_deadline(table.pk, pass_the_deadline(table)).applied
     assert read(table.pk)[turn][4] == 1
 
 
-def test_a_stand_in_and_the_player_taking_back_their_seat_show(table, read):
+def test_a_stand_in_and_the_player_taking_back_their_seat_show(table, read, at_the_table):
     live = Table.objects.get(pk=table.pk)
+    at_the_table(table, user_at(table, (live.turn + 2) % 4))
     long_ago = timezone.now() - datetime.timedelta(hours=1)
     Action.objects.filter(table=table).update(created_at=long_ago)
     read(table.pk)

@@ -1,8 +1,10 @@
 """Live tables: a player gone on their turn for LIVE_GRACE_SECONDS is replaced by a bot,
-until they come back.
+until they come back, while another player is at the table (with nobody there, the table
+waits: tests/timing/test_unattended.py).
 
 Issue: "A player who leaves a live table is replaced by a bot after a grace period and can
-take the seat back."
+take the seat back." Issue 15: "Stand-ins keep playing for an absent player only while at
+least one human is at the table."
 """
 
 import datetime
@@ -38,9 +40,20 @@ def started_at(table):
     return table.actions.get(kind="start").created_at
 
 
-def test_an_absent_player_is_replaced_after_the_grace_period_and_the_bot_plays():
+@pytest.fixture
+def partner_here(at_the_table):
+    """``partner_here(table)``: the partner of the player to act has the table open."""
+
+    def here(table):
+        at_the_table(table, seated_user(table, (table.turn + 2) % 4))
+
+    return here
+
+
+def test_an_absent_player_is_replaced_after_the_grace_period_and_the_bot_plays(partner_here):
     table = live_table()
     seat = table.turn
+    partner_here(table)
 
     with after(started_at(table), seconds=59):
         assert sweep() == 0
@@ -74,9 +87,10 @@ def test_an_async_table_has_no_stand_in():
         assert replace_absent(table.pk, table.version) is None
 
 
-def test_reprendre_ma_place_ends_the_stand_in_and_restarts_the_clock():
+def test_reprendre_ma_place_ends_the_stand_in_and_restarts_the_clock(partner_here):
     table = live_table()
     seat = table.turn
+    partner_here(table)
     with after(started_at(table), seconds=61):
         sweep()
     user = seated_user(table, seat)
@@ -90,9 +104,10 @@ def test_reprendre_ma_place_ends_the_stand_in_and_restarts_the_clock():
     assert table.actions.order_by("seq").last().kind == "take_back"
 
 
-def test_coming_back_to_the_page_ends_the_stand_in():
+def test_coming_back_to_the_page_ends_the_stand_in(partner_here):
     table = live_table()
     seat = table.turn
+    partner_here(table)
     with after(started_at(table), seconds=61):
         sweep()
 
@@ -101,11 +116,12 @@ def test_coming_back_to_the_page_ends_the_stand_in():
     assert not fresh(table).seats.get(position=seat).stand_in
 
 
-def test_on_a_30_second_clock_the_stand_in_comes_at_half_the_time_per_move():
+def test_on_a_30_second_clock_the_stand_in_comes_at_half_the_time_per_move(partner_here):
     """The grace is LIVE_GRACE_SECONDS (60 s), but at most half the time per move: with
     a full minute, a 30 s clock would always run out first and no stand-in ever come."""
     table = playing_table(pace=Pace.LIVE, move_seconds=30)
     seat = table.turn
+    partner_here(table)
 
     with after(started_at(table), seconds=14):
         assert sweep() == 0
@@ -117,9 +133,10 @@ def test_on_a_30_second_clock_the_stand_in_comes_at_half_the_time_per_move():
     assert timeout_moves(table) == []
 
 
-def test_a_page_closed_on_a_30_second_clock_is_checked_again_after_15_seconds():
+def test_a_page_closed_on_a_30_second_clock_is_checked_again_after_15_seconds(partner_here):
     table = playing_table(pace=Pace.LIVE, move_seconds=30)
     user = seated_user(table, table.turn)
+    partner_here(table)
 
     checks = DBTaskResult.objects.filter(task_path=check_absent_task.module_path)
     queued = list(checks.values_list("pk", flat=True))  # with the turn (games/tables/service.py)

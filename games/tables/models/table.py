@@ -5,6 +5,7 @@ Every write of game state goes through ``games.tables.service``; models stay thi
 
 from __future__ import annotations
 
+import datetime
 import secrets
 
 from django.conf import settings
@@ -111,6 +112,11 @@ class Table(models.Model):
     # When the human to act runs out of time (None while a bot is to act or outside
     # play), set by the service at each move; games/timing/sweep.py acts on it.
     deadline = models.DateTimeField(_("limite du coup"), null=True, blank=True, db_index=True)
+    # Since when a live table in play has had no seated player connected
+    # (games/tables/attendance.py): while set, nothing is played and no clock runs; the
+    # sweep abandons the table after LIVE_ABANDON_AFTER_SECONDS. An abandoned table keeps
+    # it, to say why it was.
+    unattended_since = models.DateTimeField(_("sans joueur depuis"), null=True, blank=True)
     timeout_policy = models.CharField(
         _("temps écoulé"), max_length=8, choices=TimeoutPolicy.choices, default=TimeoutPolicy.BOT
     )
@@ -194,6 +200,19 @@ class Table(models.Model):
     def rules(self) -> Rules:
         return rules_for(self.preset, self.options)
 
+    @property
+    def abandoned_at(self) -> datetime.datetime | None:
+        """When the sweep abandons this table if none of its players comes back: None
+        unless it is waiting for them (``unattended_since``), and for a tournament's
+        table, whose round deadline decides (games/tournaments)."""
+        if self.unattended_since is None or self.status != TableStatus.PLAYING:
+            return None
+        if hasattr(self, "tournament_match"):
+            return None
+        return self.unattended_since + datetime.timedelta(
+            seconds=settings.LIVE_ABANDON_AFTER_SECONDS
+        )
+
 
 def seats_changed(tables) -> None:
     """Move on the seats version of ``tables`` (a queryset of tables, or table ids):
@@ -222,7 +241,7 @@ class Seat(models.Model):
     # Moves the clock played for this seat (Action.Source.TIMEOUT).
     timeouts = models.PositiveSmallIntegerField(_("temps dépassés"), default=0)
     # A live table's player gone for a while: the heuristic bot plays their turns until
-    # they come back (games/timing/sweep.py).
+    # they come back, while another player is at the table (games/timing/absence.py).
     stand_in = models.BooleanField(_("remplacé par un robot"), default=False)
 
     class Meta:
