@@ -398,9 +398,14 @@
     }
   }
 
-  function selectForCopy(input, button) {
-    input.focus();
-    input.select();
+  // The field is looked up again: a refetch may have replaced it while the clipboard
+  // answered (the focus then keeps the next refetch away until the user leaves it).
+  function selectForCopy(button) {
+    var input = document.getElementById(button.dataset.copy);
+    if (input) {
+      input.focus();
+      input.select();
+    }
     copyDone(button, "refused");
   }
 
@@ -411,7 +416,7 @@
       return;
     }
     if (!navigator.clipboard || !navigator.clipboard.writeText) {
-      selectForCopy(input, button);
+      selectForCopy(button);
       return;
     }
     navigator.clipboard.writeText(input.value).then(
@@ -419,7 +424,7 @@
         copyDone(button, "copied");
       },
       function () {
-        selectForCopy(input, button);
+        selectForCopy(button);
       }
     );
   });
