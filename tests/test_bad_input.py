@@ -16,11 +16,15 @@ over every URL and form field in tests/fuzz/.
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.conf import settings
 from django.contrib.auth.models import Group
+from django.contrib.sessions.models import Session
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts.models import User
 from games.models import Table
@@ -191,6 +195,20 @@ def test_a_real_session_still_logs_in():
     )
 
     assert response.status_code == 200
+
+
+def test_an_expired_session_logs_nobody_in():
+    """The session is read by one SQL statement of our own (belote_site/sessions.py): a
+    session past its expiry date is no session, as with Django's query."""
+    client = client_for(make_user("alice"))
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    assert client.get(reverse("games:list")).status_code == 200
+    Session.objects.filter(pk=key).update(expire_date=timezone.now() - datetime.timedelta(days=1))
+
+    response = client.get(reverse("games:list"))
+
+    assert response.status_code == 302
+    assert response.url.startswith(reverse("account_login"))
 
 
 # ---------------------------------------------------------------------------------------

@@ -18,16 +18,20 @@ from django.db.models import Q, QuerySet
 
 from accounts.models import Membership
 from games.tables.models import Table
+from games.tables.seats import table_seats
 
 
 def may_see(user, table: Table) -> bool:
     """Whether ``user`` may see ``table``. The seats are read from the table when they came
-    with it (``seats.table_seats``), else asked for."""
+    with it, or from this process's seats of a started table (``seats.table_seats``, kept
+    per seats version: a pushed board asks for no seat), else asked for."""
     if not getattr(user, "is_authenticated", False):
         return False
     if table.created_by_id == user.pk:
         return True
     seats = getattr(table, "_prefetched_objects_cache", {}).get("seats")
+    if seats is None and table.status != Table.Status.LOBBY and table.pk is not None:
+        seats = table_seats(table)
     if seats is not None:
         seated = any(seat.user_id == user.pk for seat in seats)
     else:

@@ -42,6 +42,21 @@ def watchable_table(request: HttpRequest, table_id: int) -> Table:
     return table
 
 
+# What a move's POST reads of the table before the service reads it again under its lock:
+# who may see it (``access.may_see``, the seats kept per seats version) and whether the
+# game has started. No joins, none of the columns the page shows.
+ACCESS_FIELDS = ("status", "created_by", "club", "current_hand", "seats_version", "created_at")
+
+
+def table_to_act_at(request: HttpRequest, table_id: int) -> Table:
+    """The table, if the user may see it, with only what a move's POST checks before the
+    service (``ACCESS_FIELDS``); else a 404, as ``watchable_table``."""
+    table = get_object_or_404(Table.objects.only(*ACCESS_FIELDS), pk=table_id)
+    if not may_see(request.user, table):
+        raise Http404
+    return table
+
+
 def join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
     """The page of the invitation link: the table and "Rejoindre la table" (or "Regarder
     la partie" once started, spectators allowed); once the game has started without

@@ -145,7 +145,7 @@ def table_play(request: HttpRequest, table_id: int) -> HttpResponse:
     illegal move, 409 a stale version: the board as it is now, nothing applied). Without
     JavaScript: back to the table page with a message.
     """
-    table = pages.watchable_table(request, table_id)
+    table = pages.table_to_act_at(request, table_id)
     if table.current_hand_id is None:
         # Still in the lobby: nothing to play yet (a page left open, a forged request).
         return _board_answer(request, table, _("La partie n'a pas commencé."), 409)

@@ -43,3 +43,20 @@ def test_the_boards_of_the_mover_s_process_are_those_of_the_database_without_rea
         read = [fresh.push_for(v).message() for v in viewers]
         assert [without_tokens(m) for m in pushed] == [without_tokens(m) for m in read]
         assert f'"version": {outcome.version}' in pushed[0]
+
+
+def test_the_pages_of_the_mover_s_process_ask_the_database_nothing():
+    """Whether each seated player may still watch comes from the seats this process keeps
+    per seats version (``access.may_see`` through ``seats.table_seats``): a pushed board
+    asks for no seat."""
+    table = started_table(players=dict(enumerate(make_users(4))))
+    viewers = [viewer(seated_user(table, position)) for position in range(4)]
+    assert table.created_by_id not in {v.user.pk for v in viewers[1:]}
+    rng = random.Random(7)
+    for _ in range(10):
+        outcome = play_random_move(table, rng)
+        with CaptureQueriesContext(connection) as queries:
+            shared = live.shared(table.pk, ("version", outcome.version))
+            pushed = [shared.push_for(v) for v in viewers]
+        assert all(p is not None and p.board for p in pushed)
+        assert [q["sql"] for q in queries if '"games_seat"' in q["sql"]] == []

@@ -213,6 +213,13 @@ class Table(models.Model):
             seconds=settings.LIVE_ABANDON_AFTER_SECONDS
         )
 
+    def get_status_display(self) -> str:
+        """The status in words, as Django's would say it, without rebuilding the choices
+        (and translating all their labels) at each call: every board shows it."""
+        if self.status in TableStatus.values:
+            return str(TableStatus(self.status).label)
+        return self.status
+
 
 def seats_changed(tables) -> None:
     """Move on the seats version of ``tables`` (a queryset of tables, or table ids):
