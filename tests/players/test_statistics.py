@@ -225,8 +225,9 @@ def test_partners_played_with_most_are_humans_over_finished_games():
     assert [(p.user, p.games, p.won) for p in stats.partners] == [(often, 2, 1), (once, 1, 1)]
 
     shown = text(page(east, me))
-    assert f">{often}</a> : 2 parties, 1 gagnée" in shown
-    assert f">{once}</a> : 1 partie, 1 gagnée" in shown
+    assert f">{often}</a> (2 parties, 1 gagnée)" in shown
+    assert "gagnées)" not in shown
+    assert f">{once}</a> (1 partie, 1 gagnée)" in shown
 
 
 def test_the_preset_selector_filters_every_figure():
@@ -317,3 +318,16 @@ def test_the_statistics_take_a_bounded_number_of_queries(django_assert_max_num_q
     viewer.get(path)  # the session and the user read once
     with django_assert_max_num_queries(14):
         assert viewer.get(path).status_code == 200
+
+
+def test_the_statistics_in_english():
+    me, often, east, west = make_users(4)
+    forfeit_game([often, east, me, west], winner=0)
+    reader = make_user(language="en")
+
+    shown = text(page(reader, me))
+
+    assert "Statistics" in shown
+    assert "Games played" in shown and "Games won" in shown and "Points per hand" in shown
+    assert f">{often}</a> (1 game, 1 won)" in shown
+    assert "Parties jouées" not in shown
