@@ -3,7 +3,7 @@ contracts taken and made by contract, points per hand, belotes, capots and the p
 played with most, over all their games and per preset.
 
 Everything is read from the rows the service writes with each move (``Game``, ``Hand``
-and the ``Action`` log), in five queries whatever the number of games; nothing is stored
+and ``Trick``), in five queries whatever the number of games; nothing is stored
 for it (no cache of per-hand facts: the rows already say who took, what, and how it
 ended). Only figures leave this module, and partners: no card, no table, no opponent.
 
@@ -20,7 +20,7 @@ stand-in):
 A belote is the king and the queen of a trump held by the player when the play starts
 (games/rules/hand.py ``_start_play``: one per trump suit, so up to four at tout atout);
 every card of a played hand is played, so it is the king and the queen of a trump both
-played by the player's seat, which the log tells. A capot is a hand whose every trick the
+played by the player's seat, which the tricks tell. A capot is a hand whose every trick the
 player's team took; the points of a hand are what their team scored for it.
 """
 
@@ -30,16 +30,15 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
-from django.db.models import F
+from django.db.models import F, Q, Value
+from django.db.models.functions import Concat
 
 from games import rules as engine
-from games.tables.models import Action, Game, Hand, Seat
+from games.tables.models import Game, Hand, Seat, Trick
 from games.tables.words import Mode
 
 PLAYED = "played"  # games.rules.hand.PLAYED: a hand played out, its eight tricks
 TOUT_ATOUT = "TA"
-# The moves that may make a belote: a king or a queen, of any suit.
-_HONOURS = [f"play {rank}{suit}" for rank in "KQ" for suit in engine.SUITS]
 TOP_PARTNERS = 5
 
 
@@ -196,23 +195,38 @@ def _count_partners(user, partner_of, games_at, both) -> None:
 
 def _belotes(user) -> list[tuple[str, int]]:
     """(preset, belotes) for each played hand where the user's seat had one or more: the
-    kings and queens of a trump their seat played (one join of the log with the seats,
-    the seat being the move's own)."""
-    plays = (
-        Action.objects.filter(
-            kind="play",
-            payload__action__in=_HONOURS,
-            hand__ended=PLAYED,
-            table__seats__user=user,
-            table__seats__position=F("seat"),
-        )
-        .exclude(hand__contract="SA")
-        .values_list("hand_id", "table__preset", "hand__contract", "payload__action")
+    kings and queens of a trump their seat played, read from the tricks that hold one
+    (a trick's cards in the order played from its leader, in the table's direction)."""
+    # Kings and queens only show as ranks: no suit is written K or Q.
+    any_honour = Q(cards__contains="K") | Q(cards__contains="Q")
+    trump_honour = Q(cards__contains=Concat(Value("K"), F("hand__contract"))) | Q(
+        cards__contains=Concat(Value("Q"), F("hand__contract"))
     )
+    honour = Q(hand__contract=TOUT_ATOUT) & any_honour | trump_honour
+    tricks = (
+        Trick.objects.filter(hand__ended=PLAYED, hand__game__table__seats__user=user)
+        .exclude(hand__contract="SA")
+        .filter(honour)
+        .values_list(
+            "hand_id",
+            "hand__game__table_id",
+            "hand__game__table__preset",
+            "hand__game__table__options",
+            "hand__game__table__seats__position",
+            "hand__contract",
+            "leader",
+            "cards",
+        )
+    )
+    steps: dict[int, int] = {}  # table id -> its direction of play
     honours: dict[tuple[int, str, str], set[str]] = defaultdict(set)
-    for hand_id, preset, contract, action in plays:
-        rank, suit = action[-2], action[-1]
-        if contract in (suit, TOUT_ATOUT):
+    for hand_id, table_id, preset, options, position, contract, leader, cards in tricks:
+        if table_id not in steps:
+            steps[table_id] = engine.rules_for(preset, options).step
+        # The step is 1 or 3, each its own inverse modulo 4.
+        index = (position - leader) * steps[table_id] % 4
+        rank, suit = cards[2 * index], cards[2 * index + 1]
+        if rank in "KQ" and contract in (suit, TOUT_ATOUT):
             honours[hand_id, preset, suit].add(rank)
     per_hand: Counter = Counter()
     for (hand_id, preset, _suit), ranks in honours.items():

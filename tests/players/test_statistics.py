@@ -98,29 +98,29 @@ def computed(player, preset: str | None = None) -> dict:
 
 
 def test_played_games_give_the_figures_of_their_hands():
-    """Two presets, two games to the end, the same four players: every figure, over all
-    games and per preset, is the engine's own account of the stored hands."""
+    """Three presets (belote_com plays clockwise, the others counter-clockwise), a game of
+    each to the end, the same four players: every figure of each player, over all games and
+    per preset, is the engine's own account of the stored hands."""
     players = make_users(4)
     seating = dict(enumerate(players))
-    classique = started_table(preset="classique", players=seating, options={"target": 501})
-    moderne = started_table(preset="moderne", players=seating, options={"target": 501})
-    play_to_the_end(classique, seed=3)
-    play_to_the_end(moderne, seed=4)
-    south = players[SOUTH]
+    for seed, preset in enumerate(("classique", "moderne", "belote_com")):
+        table = started_table(preset=preset, players=seating, options={"target": 501})
+        play_to_the_end(table, seed=seed + 3)
 
-    for preset in (None, "classique", "moderne"):
-        want = expected(south, preset)
-        got = computed(south, preset)
-        assert got == {key: want.get(key, 0) for key in got}, preset
-    overall = computed(south)
-    assert overall["games"] == 2
-    assert (
-        overall["hands"]
-        == computed(south, "classique")["hands"] + computed(south, "moderne")["hands"]
+    for player in players:
+        for preset in (None, "classique", "moderne", "belote_com"):
+            want = expected(player, preset)
+            got = computed(player, preset)
+            assert got == {key: want.get(key, 0) for key in got}, (player, preset)
+    south = computed(players[SOUTH])
+    assert south["games"] == 3
+    assert south["hands"] == sum(
+        computed(players[SOUTH], p)["hands"] for p in ("classique", "moderne", "belote_com")
     )
     # Each hand has a taker: the four players together took every played hand.
-    assert sum(player_statistics(p).overall.taken for p in players) == overall["hands"]
-    assert player_statistics(south).presets == ["classique", "moderne"]
+    assert sum(player_statistics(p).overall.taken for p in players) == south["hands"]
+    assert sum(player_statistics(p).overall.belotes for p in players) > 0
+    assert player_statistics(players[SOUTH]).presets == ["classique", "moderne", "belote_com"]
 
 
 # ---------------------------------------------------------------------------------------
