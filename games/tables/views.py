@@ -138,9 +138,14 @@ def play_with_friends(request: HttpRequest) -> HttpResponse:
         messages.error(request, refused.message)
         return redirect("home")
     if quick.created:
-        messages.success(request, _("Votre table est prête : copiez le lien et envoyez-le à vos amis."))
+        messages.success(
+            request, _("Votre table est prête : copiez le lien et envoyez-le à vos amis.")
+        )
     else:
-        messages.info(request, _("Votre table vous attend toujours : copiez le lien et envoyez-le à vos amis."))
+        messages.info(
+            request,
+            _("Votre table vous attend toujours : copiez le lien et envoyez-le à vos amis."),
+        )
     return redirect("games:table", quick.table.pk)
 
 
