@@ -11,9 +11,9 @@ from django.urls import reverse
 from accounts.models import ClubInvitation, RequestStatus
 from games.models import Table, Tournament
 from games.tables import lobby
+from games.tournaments import service as tournaments
 from tests.factories import make_user, make_users, seated_user, started_table
 from tests.tables.helpers import client_for, invite
-from games.tournaments import service as tournaments
 from tests.tournaments.helpers import (
     join,
     make_club,
