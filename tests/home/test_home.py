@@ -166,3 +166,11 @@ def test_the_home_page_reads_in_a_bounded_number_of_queries(django_assert_max_nu
 
     assert response.status_code == 200
     assert response.content.decode().count('class="table-card') >= 3 * 5
+
+
+def test_in_english_for_an_english_player():
+    page = client_for(make_user("anna", language="en")).get(HOME).content.decode()
+
+    assert "Play now" in page and "Play with friends" in page
+    assert "to 1000 points, bots: " in page
+    assert "No table is waiting for your move." in page
