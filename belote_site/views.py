@@ -21,15 +21,18 @@ from games.tables.selectors import invitation_rows, your_turn_rows
 from games.tournaments.selectors import club_rounds
 
 HOME_ROWS = 5  # at most this many rows in each list of the home page
+YOUR_TURN = "home-your-turn"  # the id of the list the page's htmx poll refreshes
 
 
 @never_cache
 def home(request: HttpRequest) -> HttpResponse:
+    polled = bool(request.htmx) and request.htmx.target == YOUR_TURN
     if not request.user.is_authenticated:
-        return render(request, "home.html")
+        # Logged out meanwhile (in another tab): the poll leaves the page as it is.
+        return HttpResponse(status=204) if polled else render(request, "home.html")
     user = request.user
     your_turn = your_turn_rows(user, limit=HOME_ROWS)
-    if request.htmx:
+    if polled:
         return render(request, "home.html#your-turn", {"your_turn": your_turn})
     choices = last_choices(user)
     context = {
