@@ -10,9 +10,12 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from games.models import Action, Table
+from games.tables import lobby
 from games.tables.moves import play_bots
 from tests.browser.live import LIT, outside_playwright, what_to_click
 from tests.factories import make_user
+from tests.tables.helpers import invite
+from tests.tournaments.helpers import join, make_club, make_tournament
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,12 +40,20 @@ def no_sideways_scroll(page) -> bool:
 
 def test_one_click_on_play_now_leads_to_the_first_card(browser, daphne, page_guard):
     user = make_user("rapide")
+    # Something in each list of the home page, with long words, to read on a phone.
+    host = make_user("hote-au-nom-particulierement-long")
+    invite(lobby.create_private_table(created_by=host, preset="moderne", target=1000), user)
+    club = make_club("Club des joueurs de belote du dimanche après-midi")
+    join(club, user)
+    make_tournament(club, name="Grand tournoi d'hiver des joueurs de belote du dimanche")
     context = logged_in_context(browser, daphne, user, page_guard)
     try:
         page = context.new_page()
         page.goto("/")
         button = page.get_by_role("button", name="Jouer maintenant")
         expect(button).to_be_visible()
+        expect(page.get_by_text("Invitation de hote-au-nom")).to_be_visible()
+        expect(page.get_by_role("link", name="Grand tournoi d'hiver")).to_be_visible()
         assert button.bounding_box()["height"] >= 44
         assert no_sideways_scroll(page)
 
