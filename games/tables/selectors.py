@@ -1,5 +1,5 @@
 """Reads that are more than a query: rebuilding a hand from its log, who may see a table,
-and the rows of a player's dashboard."""
+the rows of a player's dashboard, and the home page's short lists (whose turn, invitations)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import datetime
 import json
 from dataclasses import dataclass
 
-from django.db.models import OuterRef, Subquery
+from django.db.models import F, OuterRef, Subquery
 
 from games import rules as engine
 from games.tables.access import own_tables
@@ -147,6 +147,33 @@ def dashboard(user) -> list[DashboardRow]:
         return (rank, 1, -row.table.updated_at.timestamp())
 
     return sorted(rows, key=order)
+
+
+def your_turn_rows(user, *, limit: int) -> list[DashboardRow]:
+    """The tables in play where ``user`` is to act, the soonest deadline first (at most
+    ``limit``; a fixed number of queries)."""
+    tables = (
+        Table.objects.filter(
+            status=Table.Status.PLAYING, seats__user=user, seats__position=F("turn")
+        )
+        .select_related("current_hand__game")
+        .prefetch_related("seats__user")
+        .order_by(F("deadline").asc(nulls_last=True), "pk")[:limit]
+    )
+    return [_dashboard_row(user, table) for table in tables]
+
+
+def invitation_rows(user, *, limit: int) -> list[DashboardRow]:
+    """The tables in the lobby ``user`` is invited to and has no seat at yet, the latest
+    invitation first (at most ``limit``)."""
+    tables = (
+        Table.objects.filter(status=Table.Status.LOBBY, invitations__user=user)
+        .exclude(seats__user=user)
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .order_by("-invitations__created_at", "-pk")[:limit]
+    )
+    return [_dashboard_row(user, table) for table in tables]
 
 
 def _dashboard_row(user, table: Table) -> DashboardRow:

@@ -22,6 +22,8 @@ def table_path(route: str, view, name: str):
 urlpatterns = [
     path("", views.table_list, name="list"),
     path("nouvelle/", views.table_create, name="create"),
+    path("jouer-maintenant/", views.play_now, name="play_now"),
+    path("entre-amis/", views.play_with_friends, name="play_with_friends"),
     table_path("", views.table_detail, "table"),
     table_path("rejoindre/<slug:token>/", views.table_join, "join"),
     table_path("inviter/", views.table_invite, "invite"),

@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
-from games.tables import boards, lobby, pages, service, signals
+from games.tables import boards, lobby, pages, quickplay, service, signals
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
@@ -110,6 +110,43 @@ def table_create(request: HttpRequest) -> HttpResponse:
     template = "games/create.html#form" if request.htmx else "games/create.html"
     status = error.status if error is not None else 422
     return render(request, template, {"form": form}, status=status)
+
+
+@login_required
+@require_POST
+def play_now(request: HttpRequest) -> HttpResponse:
+    """*Jouer maintenant*: a live game against three bots, dealt at once (or the player's
+    quick game already going)."""
+    try:
+        quick = quickplay.play_now(user=request.user)
+    except ServiceError as refused:
+        messages.error(request, refused.message)
+        return redirect("home")
+    if not quick.created:
+        messages.info(request, _("Votre partie contre les robots continue."))
+    return redirect("games:table", quick.table.pk)
+
+
+@login_required
+@require_POST
+def play_with_friends(request: HttpRequest) -> HttpResponse:
+    """*Jouer entre amis*: a live table in the lobby, its invitation link to copy (or the
+    player's quick table already waiting for them)."""
+    try:
+        quick = quickplay.play_with_friends(user=request.user)
+    except ServiceError as refused:
+        messages.error(request, refused.message)
+        return redirect("home")
+    if quick.created:
+        messages.success(
+            request, _("Votre table est prête : copiez le lien et envoyez-le à vos amis.")
+        )
+    else:
+        messages.info(
+            request,
+            _("Votre table vous attend toujours : copiez le lien et envoyez-le à vos amis."),
+        )
+    return redirect("games:table", quick.table.pk)
 
 
 @login_required

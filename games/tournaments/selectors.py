@@ -10,9 +10,10 @@ open; everybody else follows the results here.
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass, replace
 
-from django.db.models import Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
 from django.utils.translation import gettext as _
 
 from games.tables.access import visible_tables
@@ -22,6 +23,49 @@ from games.tournaments.models import Tournament, TournamentMatch, TournamentRoun
 from games.tournaments.service import history, planned_rounds
 
 UNSEEDED = 10_000  # before the start, teams without a seed rank after the seeded ones
+
+
+# ---------------------------------------------------------------------------------------
+# The home page
+
+
+@dataclass(frozen=True)
+class NextRound:
+    tournament: Tournament
+    label: str  # the round in play ("Ronde 2", "Finale"), or "" before the start
+    deadline: datetime.datetime | None  # when the round in play ends
+
+
+def club_rounds(user, *, limit: int) -> list[NextRound]:
+    """The tournaments of ``user``'s clubs not finished yet, with their round in play:
+    the running ones first (the round ending soonest first), then those taking
+    registrations (at most ``limit``; a fixed number of queries)."""
+    open_round = TournamentRound.objects.filter(
+        tournament=OuterRef("pk"), finished_at__isnull=True
+    ).order_by("-number")
+    tournaments = (
+        Tournament.objects.filter(club__memberships__user=user)
+        .exclude(status=Tournament.Status.FINISHED)
+        .select_related("club")
+        .annotate(
+            round_number=Subquery(open_round.values("number")[:1]),
+            round_deadline=Subquery(open_round.values("deadline")[:1]),
+            team_count=Count("teams", distinct=True),
+        )
+        .order_by(
+            "-status",  # "running" before "registration"
+            F("round_deadline").asc(nulls_last=True),
+            "-created_at",
+        )[:limit]
+    )
+    rows = []
+    for tournament in tournaments:
+        label = ""
+        if tournament.round_number is not None:
+            total = planned_rounds(tournament, tournament.team_count)
+            label = round_label(tournament, tournament.round_number, total)
+        rows.append(NextRound(tournament, label, tournament.round_deadline))
+    return rows
 
 
 def teams_of(tournament: Tournament) -> list[TournamentTeam]:
