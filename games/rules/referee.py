@@ -11,6 +11,11 @@ docs/rules.md ("Referee"); in short::
 
 Exit 0 with the state; 1 with ``{"error": {"code", "message", "index", "action"}}`` at the
 first illegal action; 2 for input that is not a valid description.
+
+``python -m games.rules.referee --verify FILE...`` verifies game records instead (a JSON
+record, or a zip archive of them such as a tournament's; ``-`` reads stdin): one line per
+record, exit 0 if all verify, 1 if one is refused, 2 if a file cannot be read. See
+games/rules/records.py and docs/records.md.
 """
 
 from __future__ import annotations
@@ -200,7 +205,43 @@ def referee(spec: Any) -> tuple[int, dict[str, Any]]:
     return 0, describe(state, game)
 
 
-def main() -> int:
+def verify_files(paths: list[str]) -> int:
+    """``--verify``: each file's records checked, one line each (games/rules/records.py,
+    imported here: it builds on this module)."""
+    from .records import RecordRefused, verify_bytes
+
+    if not paths:
+        sys.stderr.write("usage: python -m games.rules.referee --verify FILE.json|FILE.zip|-...\n")
+        return 2
+    code = 0
+    for path in paths:
+        try:
+            if path == "-":
+                data = sys.stdin.buffer.read()
+            else:
+                with open(path, "rb") as file:
+                    data = file.read()
+            results = verify_bytes(data)
+        except OSError as error:
+            sys.stdout.write(f"{path}: cannot be read: {error}\n")
+            code = 2
+            continue
+        except RecordRefused as refused:
+            results = [(path, refused)]
+        for name, result in results:
+            label = path if name == "record" else f"{path}:{name}"
+            if isinstance(result, RecordRefused):
+                sys.stdout.write(f"{label}: REFUSED: {result}\n")
+                code = max(code, 1)
+            else:
+                sys.stdout.write(f"{label}: OK: {result.summary()}\n")
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--verify"]:
+        return verify_files(argv[1:])
     try:
         spec = json.load(sys.stdin)
     except json.JSONDecodeError as error:
