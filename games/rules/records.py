@@ -115,6 +115,8 @@ def _verify_hand(record: dict, hand: Any, running: Game, verified: Verified) -> 
     where = f"hand {number}"
     dealer = _get(hand, "dealer", str, where)
     deck = _get(hand, "deck", list, where)
+    if len(deck) != 32 or not all(isinstance(card, str) for card in deck):
+        raise RecordRefused(f"{where}: the deck is the 32 card codes, top first")
     if dealer in SEATS and SEATS.index(dealer) != running.dealer and verified.hands:
         _compare(where, "dealer", dealer, SEATS[running.dealer])
     _check_commitment(hand, where, verified, number)
@@ -177,8 +179,14 @@ def verify_record(record: Any) -> Verified:
         _compare("record", "rules", record["rules"], game_rules.to_dict())
     running = new_game(game_rules, 0)
     before = record.get("before") or {"NS": 0, "EW": 0, "held": 0}
-    running = running._replace(scores=_team_points(before, "before"), held=before.get("held", 0))
+    scores = _team_points(before, "before")
+    held = before.get("held", 0)
+    if type(held) is not int or held < 0 or min(scores) < 0:
+        raise RecordRefused("before: scores and held points are whole numbers, 0 or more")
+    running = running._replace(scores=scores, held=held)
     for index, hand in enumerate(hands):
+        if not isinstance(hand, dict):
+            raise RecordRefused(f"hand {index + 1}: a hand is an object")
         if kind == "game":
             _compare(f"hand {index + 1}", "number", hand.get("number"), index + 1)
         running = _verify_hand(record, hand, running, verified)
@@ -204,7 +212,7 @@ def verify_json(data: bytes) -> Verified:
         raise RecordRefused(f"a record is at most {MAX_RECORD_BYTES} bytes")
     try:
         record = json.loads(data)
-    except (ValueError, UnicodeDecodeError) as error:
+    except (ValueError, UnicodeDecodeError, RecursionError) as error:
         raise RecordRefused(f"not JSON: {error}") from error
     return verify_record(record)
 
