@@ -24,11 +24,11 @@ from typing import Any
 
 from .actions import IllegalAction
 from .cards import SEATS, TEAMS
+from .description import BadInput, run, start
 from .game import Game, new_game, record_hand, score
 from .hand import DONE
 from .options import InvalidOptions
 from .presets import PRESETS, rules_for
-from .referee import BadInput, run, start
 
 FORMAT = "belote-record/1"
 COMMITMENT_ENCODING = "belote-deal-v1"
@@ -83,6 +83,10 @@ def _get(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
     return obj[key]
 
 
+def _is_seat(value: Any) -> bool:
+    return isinstance(value, str) and len(value) == 1 and value in SEATS
+
+
 def _team_points(obj: Any, where: str) -> tuple[int, int]:
     if not isinstance(obj, dict) or any(type(obj.get(t)) is not int for t in TEAMS):
         raise RecordRefused(f"{where}: scores are {{'NS': n, 'EW': n}}")
@@ -114,10 +118,12 @@ def _verify_hand(record: dict, hand: Any, running: Game, verified: Verified) -> 
     number = _get(hand, "number", int, "hand")
     where = f"hand {number}"
     dealer = _get(hand, "dealer", str, where)
+    if not _is_seat(dealer):
+        raise RecordRefused(f"{where}: the dealer is one of N, E, S, W")
     deck = _get(hand, "deck", list, where)
     if len(deck) != 32 or not all(isinstance(card, str) for card in deck):
         raise RecordRefused(f"{where}: the deck is the 32 card codes, top first")
-    if dealer in SEATS and SEATS.index(dealer) != running.dealer and verified.hands:
+    if running.dealer >= 0 and SEATS.index(dealer) != running.dealer:
         _compare(where, "dealer", dealer, SEATS[running.dealer])
     _check_commitment(hand, where, verified, number)
     spec = {
@@ -177,7 +183,9 @@ def verify_record(record: Any) -> Verified:
     verified = Verified(kind, record.get("table"), record.get("game"))
     if "rules" in record:
         _compare("record", "rules", record["rules"], game_rules.to_dict())
-    running = new_game(game_rules, 0)
+    # Who deals the first hand: the record's first dealer; -1 (unknown) for a hand record.
+    first = record.get("first_dealer")
+    running = new_game(game_rules, SEATS.index(first) if _is_seat(first) else -1)
     before = record.get("before") or {"NS": 0, "EW": 0, "held": 0}
     scores = _team_points(before, "before")
     held = before.get("held", 0)
