@@ -13,20 +13,22 @@ from games import rules as engine
 from games.rules.records import RecordRefused, verify_record
 from games.tables import records
 from tests.factories import act, make_user, play_to_the_end, seated_user, started_table
-from tests.records.helpers import game_record, tampered
+from tests.records.helpers import game_record, played_record, tampered
 from tests.tables.helpers import client_for
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(scope="module")
-def finished(django_db_setup, django_db_blocker):
-    """A classique table played to the end, and its game's record (built once)."""
-    with django_db_blocker.unblock():
-        table = play_to_the_end(started_table(), seed=7)
-        record = game_record(table)
-        yield table, record
-        table.delete()
+@pytest.fixture
+def finished(db):
+    """A classique table played to the end, and its game's record."""
+    table = play_to_the_end(started_table(), seed=7)
+    return table, game_record(table)
+
+
+@pytest.fixture
+def record(db) -> dict:
+    return played_record(7)
 
 
 @pytest.mark.parametrize("preset", sorted(engine.PRESETS))
@@ -47,8 +49,7 @@ def test_a_finished_games_record_replays_to_its_stored_scores(preset):
         assert one.kind == "hand" and one.committed == 1
 
 
-def test_every_action_carries_its_seat(finished):
-    _, record = finished
+def test_every_action_carries_its_seat(record):
     first = record["hands"][0]
     assert all(action.split()[0] in engine.SEATS for action in first["actions"])
     assert first["deck"][0] in first["deck"] and len(first["deck"]) == 32
@@ -93,15 +94,13 @@ def other_game_score(record):
         (other_game_score, "game: score recorded"),
     ],
 )
-def test_a_tampered_record_is_refused_saying_what_does_not_match(finished, change, says):
-    _, record = finished
+def test_a_tampered_record_is_refused_saying_what_does_not_match(record, change, says):
     with pytest.raises(RecordRefused) as refused:
         verify_record(tampered(record, change))
     assert says in str(refused.value)
 
 
-def test_a_changed_card_played_is_refused(finished):
-    _, record = finished
+def test_a_changed_card_played_is_refused(record):
 
     def play_another(record):
         actions = record["hands"][0]["actions"]
@@ -137,7 +136,7 @@ def test_a_game_in_play_reveals_no_unfinished_hand():
     assert client.get(f"/tables/{table.pk}/donnes/1/2/enregistrement.json").status_code == 404
 
 
-def test_only_who_may_see_the_table_downloads_its_records(finished):
+def test_only_who_may_see_the_table_downloads_its_records_linked_from_the_history(finished):
     table, _ = finished
     paths = [
         f"/tables/{table.pk}/parties/1/enregistrement.json",
@@ -152,10 +151,7 @@ def test_only_who_may_see_the_table_downloads_its_records(finished):
         assert anonymous.status_code == 302 and "/comptes/" in anonymous["Location"]
     assert stranger.get(f"/tables/{table.pk}/parties/2/enregistrement.json").status_code == 404
     assert player.get(f"/tables/{table.pk}/parties/2/enregistrement.json").status_code == 404
-
-
-def test_the_hand_history_links_the_records(finished):
-    table, _ = finished
+    # The finished hand's history links both.
     page = client_for(seated_user(table, 0)).get(f"/tables/{table.pk}/donnes/1/1/").content.decode()
     assert f'href="/tables/{table.pk}/donnes/1/1/enregistrement.json"' in page
     assert f'href="/tables/{table.pk}/parties/1/enregistrement.json"' in page

@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from games.tables import records
-from tests.factories import make_user, play_to_the_end, started_table
-from tests.records.helpers import as_bytes, game_record, tampered
+from tests.factories import make_user
+from tests.records.helpers import as_bytes, played_record, tampered
 from tests.tables.helpers import client_for
 from tests.tournaments.helpers import play_round, started
 
@@ -25,12 +24,9 @@ pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="module")
-def record(django_db_setup, django_db_blocker) -> dict:
-    with django_db_blocker.unblock():
-        table = play_to_the_end(started_table(), seed=11)
-        yield json.loads(records.record_bytes(game_record(table)))
-        table.delete()
+@pytest.fixture
+def record(db) -> dict:
+    return played_record(11)
 
 
 def more_points(record):
