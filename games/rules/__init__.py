@@ -23,6 +23,8 @@ from .hand import (
 )
 from .options import InvalidOptions, Rules
 from .presets import PRESET_DOCS, PRESET_TARGETS, PRESETS, rules_for
+from .records import FORMAT as RECORD_FORMAT
+from .records import RecordRefused, Verified, commitment, verify_bytes, verify_record
 from .view import view
 
 __all__ = [
@@ -33,6 +35,7 @@ __all__ = [
     "PRESETS",
     "PRESET_DOCS",
     "PRESET_TARGETS",
+    "RECORD_FORMAT",
     "SEATS",
     "SUITS",
     "TEAMS",
@@ -43,11 +46,14 @@ __all__ = [
     "HandState",
     "IllegalAction",
     "InvalidOptions",
+    "RecordRefused",
     "Rules",
     "Trick",
+    "Verified",
     "apply",
     "apply_all",
     "card_of",
+    "commitment",
     "code_of",
     "deal",
     "legal_actions",
@@ -61,5 +67,7 @@ __all__ = [
     "score",
     "start_hand",
     "start_with_contract",
+    "verify_bytes",
+    "verify_record",
     "view",
 ]

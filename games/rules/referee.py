@@ -11,6 +11,11 @@ docs/rules.md ("Referee"); in short::
 
 Exit 0 with the state; 1 with ``{"error": {"code", "message", "index", "action"}}`` at the
 first illegal action; 2 for input that is not a valid description.
+
+``python -m games.rules.referee --verify FILE...`` verifies game records instead (a JSON
+record, or a zip archive of them such as a tournament's; ``-`` reads stdin): one line per
+record, exit 0 if all verify, 1 if one is refused, 2 if a file cannot be read. See
+games/rules/records.py and docs/records.md.
 """
 
 from __future__ import annotations
@@ -19,89 +24,12 @@ import json
 import sys
 from typing import Any
 
-from .actions import Action, IllegalAction, gettext_noop
+from .actions import IllegalAction
 from .announces import Announce
-from .cards import MODES, SEATS, TEAMS, cards_of, code_of, parse_cards
+from .cards import MODES, SEATS, TEAMS, cards_of, code_of
+from .description import BadInput, run, start
 from .game import Game, record_hand, score
-from .hand import DONE, HandState, apply, deal, legal_actions, start_with_contract
-from .options import InvalidOptions
-from .presets import PRESETS, rules_for
-
-
-class BadInput(ValueError):
-    pass
-
-
-def _seat(value: Any, what: str) -> int:
-    if not isinstance(value, str) or value not in SEATS:
-        raise BadInput(f"{what} must be one of N, E, S, W")
-    return SEATS.index(value)
-
-
-def _cards(value: Any, what: str) -> tuple[int, ...]:
-    try:
-        if not isinstance(value, (str, list)):
-            raise ValueError
-        return parse_cards(value)
-    except (ValueError, TypeError) as error:
-        raise BadInput(f"{what}: cards are codes such as JH, 9S, TD") from error
-
-
-def start(spec: dict[str, Any]) -> tuple[HandState, list[Any]]:
-    """The starting state and the raw action list of a description."""
-    if not isinstance(spec, dict):
-        raise BadInput("the input is a JSON object")
-    preset = spec.get("preset", "classique")
-    if not isinstance(preset, str) or preset not in PRESETS:
-        raise BadInput(f"unknown preset {preset!r}; one of {', '.join(PRESETS)}")
-    options = spec.get("options") or {}
-    if not isinstance(options, dict):
-        raise BadInput("options is an object")
-    try:
-        rules = rules_for(preset, options)
-    except (InvalidOptions, TypeError) as error:
-        raise BadInput(str(error)) from error
-    dealer = _seat(spec.get("dealer", "N"), "dealer")
-    actions = spec.get("actions", [])
-    if not isinstance(actions, list):
-        raise BadInput("actions is a list of strings")
-    if "deck" in spec:
-        deck = _cards(spec["deck"], "deck")
-        if len(deck) != 32 or len(set(deck)) != 32:
-            raise BadInput("deck: the 32 cards, each once, top first")
-        return deal(rules, dealer, deck), actions
-    hands, contract = spec.get("hands"), spec.get("contract")
-    if not isinstance(hands, dict) or not isinstance(contract, dict):
-        raise BadInput("give either a deck, or hands and a contract")
-    dealt = [_cards(hands.get(s, ""), f"hands.{s}") for s in SEATS]
-    mode = contract.get("mode")
-    if mode not in MODES:
-        raise BadInput(f"contract.mode must be one of {', '.join(MODES)}")
-    taker = _seat(contract.get("taker"), "contract.taker")
-    try:
-        state = start_with_contract(rules, dealer, dealt, MODES.index(mode), taker)
-    except ValueError as error:
-        raise BadInput(f"hands: {error}") from error
-    return state, actions
-
-
-def run(state: HandState, actions: list[Any]) -> HandState:
-    for index, raw in enumerate(actions):
-        try:
-            if not isinstance(raw, str):
-                raise IllegalAction(
-                    "unknown_action", gettext_noop("Une action s'écrit comme « play JH ».")
-                )
-            words = raw.split()
-            seat = None
-            if len(words) > 1 and words[0] in SEATS:
-                seat = SEATS.index(words[0])
-                raw = " ".join(words[1:])
-            state = apply(state, Action.parse(raw), seat)
-        except IllegalAction as error:
-            error.index = index
-            raise
-    return state
+from .hand import DONE, HandState, legal_actions
 
 
 def _announce(seat: int, a: Announce) -> dict[str, Any]:
@@ -200,7 +128,43 @@ def referee(spec: Any) -> tuple[int, dict[str, Any]]:
     return 0, describe(state, game)
 
 
-def main() -> int:
+def verify_files(paths: list[str]) -> int:
+    """``--verify``: each file's records checked, one line each (games/rules/records.py,
+    imported here: it builds on this module)."""
+    from .records import RecordRefused, verify_bytes
+
+    if not paths:
+        sys.stderr.write("usage: python -m games.rules.referee --verify FILE.json|FILE.zip|-...\n")
+        return 2
+    code = 0
+    for path in paths:
+        try:
+            if path == "-":
+                data = sys.stdin.buffer.read()
+            else:
+                with open(path, "rb") as file:
+                    data = file.read()
+            results = verify_bytes(data)
+        except OSError as error:
+            sys.stdout.write(f"{path}: cannot be read: {error}\n")
+            code = 2
+            continue
+        except RecordRefused as refused:
+            results = [(path, refused)]
+        for name, result in results:
+            label = path if name == "record" else f"{path}:{name}"
+            if isinstance(result, RecordRefused):
+                sys.stdout.write(f"{label}: REFUSED: {result}\n")
+                code = max(code, 1)
+            else:
+                sys.stdout.write(f"{label}: OK: {result.summary()}\n")
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--verify"]:
+        return verify_files(argv[1:])
     try:
         spec = json.load(sys.stdin)
     except json.JSONDecodeError as error:

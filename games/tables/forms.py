@@ -275,3 +275,42 @@ class MoveForm(forms.Form):
         ):
             raise forms.ValidationError(_("Choisissez deux places différentes."))
         return data
+
+
+# What the verification page accepts: a record pasted, or a record or archive uploaded.
+MAX_PASTED_RECORD = 1_000_000
+MAX_UPLOADED_RECORDS = 10_000_000
+
+
+class VerifyForm(forms.Form):
+    """A game record (JSON) pasted, or a record or a zip archive of records uploaded."""
+
+    record = forms.CharField(
+        label=_("Enregistrement (JSON)"),
+        required=False,
+        max_length=MAX_PASTED_RECORD,
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+    )
+    file = forms.FileField(
+        label=_("Ou un fichier : enregistrement .json ou archive .zip d'un tournoi"),
+        required=False,
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        pasted, uploaded = data.get("record"), data.get("file")
+        if self.errors:
+            return data
+        if bool(pasted) == bool(uploaded):
+            raise forms.ValidationError(
+                _("Collez un enregistrement ou choisissez un fichier (l'un des deux).")
+            )
+        if uploaded is not None and uploaded.size > MAX_UPLOADED_RECORDS:
+            raise forms.ValidationError(_("Ce fichier est trop gros (10 Mo au plus)."))
+        return data
+
+    def content(self) -> bytes:
+        uploaded = self.cleaned_data.get("file")
+        if uploaded is not None:
+            return uploaded.read(MAX_UPLOADED_RECORDS + 1)
+        return self.cleaned_data["record"].encode("utf-8")

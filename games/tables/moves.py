@@ -120,6 +120,18 @@ def _apply(
     return version, bot_next
 
 
+RESULT_FIELDS = [
+    "ended",
+    "points_ns",
+    "points_ew",
+    "made",
+    "litige",
+    "capot",
+    "held",
+    "finished_at",
+]
+
+
 def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]:
     """Score a finished hand into its game; deal the next hand or end the game."""
     game = hand.game
@@ -131,7 +143,7 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
     hand.capot = result.capot if result.capot >= 0 else None
     hand.held = result.held
     hand.finished_at = timezone.now()
-    hand.save()
+    hand.save(update_fields=[*RESULT_FIELDS, "contract", "taker"])
     before = engine.Game(table.rules, hand.dealer, game.scores, game.held, (), -1)
     after = engine.record_hand(before, state)
     game.score_ns, game.score_ew = after.scores

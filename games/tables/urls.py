@@ -39,4 +39,10 @@ urlpatterns = [
     table_path("jouer/", views.table_play, "play"),
     table_path("reprendre/", views.table_take_back, "take_back"),
     table_path("donnes/<int:game_number>/<int:hand_number>/", views.hand_history, "hand"),
+    table_path(
+        "donnes/<int:game_number>/<int:hand_number>/enregistrement.json",
+        views.hand_record,
+        "hand_record",
+    ),
+    table_path("parties/<int:game_number>/enregistrement.json", views.game_record, "game_record"),
 ]

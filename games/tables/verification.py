@@ -1,6 +1,7 @@
 """Checking stored games against the engine: the action log replayed must give the rows.
 
-What the replay decides and the rows must match: each hand's dealer, contract and taker,
+What the replay decides and the rows must match (and each hand's deck and salt its
+commitment, games/rules/records.py): each hand's dealer, contract and taker,
 tricks and result; each game's score, held litige points and winner; and the table's
 own position, its status, whose turn it is and its current hand (what lists of tables
 and the clocks read without replaying anything).
@@ -85,6 +86,7 @@ def verify_table(table: Table) -> list[str]:
             where = f"game {game.number} hand {hand.number}"
             if hand.dealer != running.dealer:
                 problems.append(f"{where}: dealer {hand.dealer}, expected {running.dealer}")
+            problems += _commitment_problems(where, hand)
             try:
                 moves = [engine.Action.parse(p["action"]) for p in by_hand[hand.pk]]
                 state = replay_hand(rules, hand, moves)
@@ -146,6 +148,16 @@ def verify_table(table: Table) -> list[str]:
         abandoned = any(kind == "abandon" for _, _, kind, _ in actions)
         problems += _position_problems(table, last, last_game_over, abandoned)
     return problems
+
+
+def _commitment_problems(where: str, hand: Hand) -> list[str]:
+    """The commitment published before the bidding against the stored deck and salt (a
+    hand dealt before commitments existed has neither)."""
+    if not hand.commitment and not hand.salt:
+        return []
+    if engine.commitment(hand.deck_list, hand.salt) == hand.commitment:
+        return []
+    return [f"{where}: the stored deck and salt do not match its commitment"]
 
 
 def _contract_problems(where: str, hand: Hand, state: engine.HandState) -> list[str]:

@@ -26,7 +26,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
-from games.tables import boards, lobby, pages, quickplay, service, signals
+from games import rules as engine
+from games.tables import boards, lobby, pages, quickplay, records, service, signals
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
@@ -38,8 +39,9 @@ from games.tables.forms import (
     SeatForm,
     SpectatorsForm,
     TableForm,
+    VerifyForm,
 )
-from games.tables.models import Hand, Table
+from games.tables.models import Game, Hand, Table
 from games.tables.replay import hand_replay
 from games.tables.selectors import (
     Section,
@@ -249,11 +251,75 @@ def hand_history(
     context = {
         "table": table,
         "replay": replay,
+        "hand": hand,
+        "deck_text": " ".join(hand.deck_list),
         "preset_label": PRESET_LABELS[table.preset],
         "page_url": request.path,
     }
     template = "games/hand_history.html#replay" if request.htmx else "games/hand_history.html"
     return render(request, template, context)
+
+
+def _finished_hand(table: Table, game_number: int, hand_number: int) -> Hand:
+    """A finished hand of ``table``; one still being played does not exist here (404)."""
+    return get_object_or_404(
+        Hand.objects.select_related("game").exclude(ended=""),
+        game__table=table,
+        game__number=game_number,
+        number=hand_number,
+    )
+
+
+def _download(content: bytes, file_name: str, content_type: str) -> HttpResponse:
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{file_name}"'
+    return response
+
+
+@login_required
+def hand_record(
+    request: HttpRequest, table_id: int, game_number: int, hand_number: int
+) -> HttpResponse:
+    """A finished hand's record (``belote-record/1``) as a JSON file."""
+    table = pages.watchable_table(request, table_id)
+    hand = _finished_hand(table, game_number, hand_number)
+    record = records.record_bytes(records.hand_record(table, hand))
+    return _download(record, records.hand_file_name(table, hand), "application/json")
+
+
+@login_required
+def game_record(request: HttpRequest, table_id: int, game_number: int) -> HttpResponse:
+    """A game's record: its finished hands only, never the one being played."""
+    table = pages.watchable_table(request, table_id)
+    game = get_object_or_404(Game, table=table, number=game_number)
+    record = records.record_bytes(records.game_record(table, game))
+    return _download(record, records.game_file_name(table, game), "application/json")
+
+
+@require_http_methods(["GET", "POST"])
+def verify_records(request: HttpRequest) -> HttpResponse:
+    """Vérifier des donnes: a record pasted or uploaded (or a tournament's archive),
+    replayed by the engine (games/rules/records.py). Open to anyone; it writes nothing."""
+    form = VerifyForm()
+    results = None
+    status = 200
+    if request.method == "POST":
+        form = VerifyForm(request.POST, request.FILES)
+        if form.is_valid():
+            try:
+                results = engine.verify_bytes(form.content())
+            except engine.RecordRefused as refused:
+                results = [("archive", refused)]
+        else:
+            status = 422
+    verdicts = [
+        (name, False, str(result))
+        if isinstance(result, engine.RecordRefused)
+        else (name, True, result.summary())
+        for name, result in results or []
+    ]
+    context = {"form": form, "results": verdicts, "checked": results is not None}
+    return render(request, "games/verify.html", context, status=status)
 
 
 @login_required

@@ -108,8 +108,19 @@ def dealt_state(table: Table) -> engine.HandState:
 
 
 def deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) -> Hand:
+    """Hand ``number`` dealt by ``dealer`` from a shuffled deck (or ``deck``), with the
+    commitment to it that its table shows before the bidding: a fresh salt for each deal
+    (games/rules/records.py). Neither ever changes (``Hand.save``)."""
+    cards = deck or shuffled_deck()
+    salt = secrets.token_hex(16)
+    committed = engine.commitment([engine.code_of(c) for c in cards], salt)
     return Hand.objects.create(
-        game=game, number=number, dealer=dealer, deck=deck_codes(deck or shuffled_deck())
+        game=game,
+        number=number,
+        dealer=dealer,
+        deck=deck_codes(cards),
+        salt=salt,
+        commitment=committed,
     )
 
 

@@ -20,6 +20,8 @@ from django.views.decorators.http import require_POST
 
 from accounts.clubs.service import manages
 from belote_site import htmx
+from games.tables import records
+from games.tables.models import Game
 from games.tables.service import ServiceError
 from games.tournaments import service as tournaments
 from games.tournaments.forms import RegisterForm
@@ -60,6 +62,27 @@ def tournament_bracket(request: HttpRequest, tournament_id: int) -> HttpResponse
     else:
         context["rounds"], context["grid"] = round_grid(tournament)
     return render(request, BRACKET, context)
+
+
+@login_required
+def tournament_records(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    """The records of the tournament's finished games, in one zip archive: those of the
+    tables the user may see (``openable_tables``), verified by ``python -m
+    games.rules.referee --verify`` (games/rules/records.py)."""
+    tournament = _tournament(tournament_id)
+    games = (
+        Game.objects.filter(
+            table_id__in=openable_tables(request.user, tournament), winner__isnull=False
+        )
+        .select_related("table")
+        .order_by("table_id", "number")
+    )
+    archive = records.archive((game.table, game) for game in games)
+    response = HttpResponse(archive, content_type="application/zip")
+    response["Content-Disposition"] = (
+        f'attachment; filename="tournoi-{tournament.pk}-enregistrements.zip"'
+    )
+    return response
 
 
 @login_required

@@ -101,7 +101,7 @@ def test_verify_names_a_table_whose_whole_log_is_gone(played_tables):
 def test_verify_names_a_table_whose_contract_was_changed(played_tables):
     hand = played_tables[1].current_hand  # its third trick is played: somebody took
     hand.contract = next(mode for mode in MODES if mode != hand.contract)
-    hand.save()
+    hand.save(update_fields=["contract"])
 
     assert "hand 2: stored contract" in verify_fails(played_tables[1])
 
@@ -109,7 +109,7 @@ def test_verify_names_a_table_whose_contract_was_changed(played_tables):
 def test_verify_names_a_table_whose_taker_was_changed(played_tables):
     hand = played_tables[1].current_hand
     hand.taker = (hand.taker + 1) % 4
-    hand.save()
+    hand.save(update_fields=["taker"])
 
     assert "hand 2: stored contract" in verify_fails(played_tables[1])
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import html
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -257,6 +258,12 @@ class LeakCheck:
             for extra, headers in (("", {}), ("?pli=8", {"hx-request": "true"})):
                 response = viewer.client.get(url + extra, headers=headers)
                 assert response.status_code == 404, f"{viewer.name} replays {url}{extra}"
+            # Nor is it in the records: no record of its own, none in its game's record.
+            record = path("hand_record", self.table, hand.game.number, hand.number)
+            assert viewer.client.get(record).status_code == 404, f"{viewer.name} gets {record}"
+            game = viewer.client.get(path("game_record", self.table, hand.game.number))
+            numbers = [h["number"] for h in json.loads(game.content)["hands"]]
+            assert hand.number not in numbers and hand.salt not in game.content.decode()
 
     def finished_hand_is_public(self, hand: Hand) -> None:
         """A finished hand shows its four dealt hands to everyone who may watch."""

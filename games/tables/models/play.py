@@ -67,6 +67,11 @@ class Hand(models.Model):
     number = models.PositiveSmallIntegerField(_("numéro"))
     dealer = models.PositiveSmallIntegerField(_("donneur"), choices=SEAT_CHOICES)
     deck = models.CharField(_("paquet"), max_length=64, help_text=_("Les 32 cartes, du dessus."))
+    # The deal's commitment (games/rules/records.py), published before the bidding; the
+    # salt is revealed with the deck once the hand is over. Both empty for the hands dealt
+    # before commitments existed: none is made after the fact.
+    salt = models.CharField(_("sel"), max_length=64, blank=True, editable=False)
+    commitment = models.CharField(_("engagement"), max_length=64, blank=True, editable=False)
     contract = models.CharField(
         _("contrat"), max_length=2, blank=True, choices=[(m, m) for m in MODES]
     )
@@ -91,14 +96,35 @@ class Hand(models.Model):
         ordering = ["game", "number"]
         constraints = [
             models.UniqueConstraint(fields=["game", "number"], name="hand_number_once"),
+            models.CheckConstraint(
+                condition=Q(salt="", commitment="") | (~Q(salt="") & ~Q(commitment="")),
+                name="hand_commitment_with_salt",
+            ),
         ]
 
     def __str__(self) -> str:
         return _("Donne %(n)s") % {"n": self.number}
 
+    # What the deal is: written once with the hand (games.tables.writes.deal), never again.
+    DEAL_FIELDS = frozenset({"dealer", "deck", "salt", "commitment"})
+
+    def save(self, *args, **kwargs) -> None:
+        """A dealt hand is saved again only with ``update_fields``, which never name its
+        deal: the commitment published before the bidding cannot change."""
+        if not self._state.adding:
+            fields = kwargs.get("update_fields")
+            if fields is None or self.DEAL_FIELDS & set(fields):
+                raise ValueError("a hand's deal and its commitment are never changed")
+        super().save(*args, **kwargs)
+
     @property
     def is_over(self) -> bool:
         return bool(self.ended)
+
+    @property
+    def deck_list(self) -> list[str]:
+        """The deck's card codes, top first."""
+        return [self.deck[i : i + 2] for i in range(0, len(self.deck), 2)]
 
 
 class Trick(models.Model):
