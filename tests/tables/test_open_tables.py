@@ -25,6 +25,7 @@ from games.tables.access import may_see
 from tests.clubs.helpers import make_club
 from tests.factories import make_user
 from tests.tables.helpers import client_for, htmx_post, invite, snapshot, url
+from tests.tables.test_create import form
 
 pytestmark = pytest.mark.django_db
 
@@ -68,20 +69,7 @@ def test_the_new_table_form_offers_an_open_table(creator, as_creator):
 
 
 def test_a_table_created_open_is_listed(creator, as_creator, outsider):
-    response = as_creator.post(
-        CREATE,
-        {
-            "preset": "classique",
-            "target": "1000",
-            "announces": "off",
-            "pace": "live",
-            "live_seconds": "120",
-            "async_hours": "24",
-            "seat": "2",
-            "bot_level": "heuristic",
-            "is_open": "on",
-        },
-    )
+    response = as_creator.post(CREATE, form(is_open="on"))
 
     assert response.status_code == 302
     table = Table.objects.get(created_by=creator)
