@@ -4,7 +4,8 @@ The home page of a logged-in player gathers what is theirs from every concern, s
 module sits at the top of the layers with the URLs (pyproject.toml): the *Jouer
 maintenant* buttons with the choices they will use, the tables where it is their turn
 (refreshed by htmx every 30 seconds, the ``your-turn`` partial), their open invitations
-(tables and clubs) and the tournaments of their clubs. Each list is short and read in a
+(tables and clubs), a few open tables to join (games/tables/open_tables.py) and the
+tournaments of their clubs. Each list is short and read in a
 fixed number of queries.
 """
 
@@ -16,11 +17,13 @@ from django.views.decorators.cache import never_cache
 
 from accounts.models import ClubInvitation, RequestStatus
 from games.tables.models import BotLevel
+from games.tables.open_tables import open_tables
 from games.tables.quickplay import last_choices
 from games.tables.selectors import invitation_rows, your_turn_rows
 from games.tournaments.selectors import club_rounds
 
 HOME_ROWS = 5  # at most this many rows in each list of the home page
+HOME_OPEN_TABLES = 3  # the open tables to join: a taste of the list, which has the rest
 YOUR_TURN = "home-your-turn"  # the id of the list the page's htmx poll refreshes
 
 
@@ -48,6 +51,7 @@ def home(request: HttpRequest) -> HttpResponse:
             .select_related("club")
             .order_by("-created_at")[:HOME_ROWS]
         ),
+        "open_tables": open_tables(user, limit=HOME_OPEN_TABLES, joinable=True),
         "rounds": club_rounds(user, limit=HOME_ROWS),
     }
     return render(request, "home.html", context)

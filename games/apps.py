@@ -38,11 +38,16 @@ def listen() -> None:
     def notifications_read(sender, *, user_id, table_id, **kwargs):
         notifications.table_seen(user_id, table_id)
 
+    def open_table_closed(sender, *, table_id, version, user_ids, **kwargs):
+        notifications.open_table_closed(table_id, version, user_ids)
+
     signals.table_changed.connect(turn_notification, weak=False, dispatch_uid="notify")
     signals.table_changed.connect(absence.queue_absence_check, dispatch_uid="absence")
     signals.table_changed.connect(broadcast.broadcast_on_commit, dispatch_uid="broadcast")
     signals.game_ended.connect(rate_game, weak=False, dispatch_uid="ratings")
     signals.game_ended.connect(match_result, weak=False, dispatch_uid="tournaments")
     signals.table_opened.connect(notifications_read, weak=False, dispatch_uid="notifications")
+    signals.open_table_closed.connect(open_table_closed, weak=False, dispatch_uid="closed")
+    signals.open_tables_changed.connect(broadcast.open_tables_on_commit, dispatch_uid="open")
     accounts_signals.vacations_changing.connect(vacations.clocks_before, dispatch_uid="clocks")
     accounts_signals.vacations_changed.connect(vacations.clocks_after, dispatch_uid="clocks")

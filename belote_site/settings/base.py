@@ -336,6 +336,9 @@ BOT_STALL_SECONDS = 10
 # A live table in play that no seated player has had open for LIVE_ABANDON_AFTER_SECONDS
 # (paused meanwhile: games/tables/attendance.py) is abandoned, unrated.
 LIVE_ABANDON_AFTER_SECONDS = 24 * 3600
+# An open asynchronous table still waiting for players OPEN_LOBBY_CLOSE_AFTER_SECONDS after
+# it was opened is closed by the sweep (games/tables/open_tables.py).
+OPEN_LOBBY_CLOSE_AFTER_SECONDS = 7 * 24 * 3600
 VACATION_DAYS_PER_YEAR = 30
 VACATION_MAX_AHEAD_DAYS = 365
 # The sweep queues the daily digest of turn emails once this hour (TIME_ZONE) has passed.

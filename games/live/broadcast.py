@@ -81,6 +81,36 @@ def table_changed(table_id: int, version: int, *, by: int | None = None) -> None
         outage.worked()
 
 
+# The pages of the lobby of open tables (games/live/open_tables.py): one group for all.
+OPEN_TABLES_GROUP = "open-tables"
+
+
+def open_tables_on_commit(sender, **kwargs) -> None:
+    """Receiver of ``games.tables.signals.open_tables_changed``: once the change is
+    committed, the pages of the list hear that it changed, best effort."""
+    transaction.on_commit(open_tables_changed, robust=True)
+
+
+def open_tables_changed() -> None:
+    """Tell the pages of the list of open tables that it changed: a message without any
+    data (each page fetches its own list, what its user may see). Never raises."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    message = {"type": "open_tables.changed"}
+    try:
+        if isinstance(layer, InMemoryChannelLayer):
+            # As for a table: only this process's pages can hear it, if it has any.
+            if OPEN_TABLES_GROUP in layer.groups:
+                async_to_sync(layer.group_send)(OPEN_TABLES_GROUP, message)
+        else:
+            _sender.run(_send(layer, OPEN_TABLES_GROUP, message))
+    except Exception as error:
+        outage.failed(error)
+    else:
+        outage.worked()
+
+
 async def presence_changed(table_id: int) -> None:
     """Someone came or went: each page gets its board again to move the dots (in the
     lobby, it refetches). Never raises: a failure is logged."""

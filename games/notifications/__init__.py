@@ -10,6 +10,7 @@ from games.notifications.digest import DigestsNotSent, digest_task, schedule_dig
 from games.notifications.service import (
     mark_all_read,
     notify_turn_task,
+    open_table_closed,
     table_seen,
     turn_started,
     unread_count,
@@ -23,6 +24,7 @@ __all__ = [
     "hourly_reminder_task",
     "mark_all_read",
     "notify_turn_task",
+    "open_table_closed",
     "schedule_digests",
     "send_digests",
     "table_deadline",

@@ -12,10 +12,14 @@ from games.tables.models import Table
 
 class NotificationKind(models.TextChoices):
     TURN = "turn", _("à vous de jouer")
+    CLOSED = "closed", _("table ouverte fermée")
 
 
 # What each kind says, translated when it is shown: in the reader's language of the moment.
-NOTIFICATION_TEXTS = {NotificationKind.TURN: _("À vous de jouer à la table n° %(id)s")}
+NOTIFICATION_TEXTS = {
+    NotificationKind.TURN: _("À vous de jouer à la table n° %(id)s"),
+    NotificationKind.CLOSED: _("La table ouverte n° %(id)s a été fermée faute de joueurs"),
+}
 
 
 class Notification(models.Model):

@@ -43,6 +43,21 @@ def turn_started(table_id: int, version: int) -> None:
         notify_turn_task.enqueue(table_id=table_id, version=version)
 
 
+def open_table_closed(table_id: int, version: int, user_ids: list[int]) -> None:
+    """The sweep closed an open table that waited too long for players
+    (games/tables/open_tables.py): each player seated there gets an in-app notification,
+    in the sweep's transaction."""
+    Notification.objects.bulk_create(
+        [
+            Notification(
+                user_id=user_id, table_id=table_id, version=version, kind=Notification.Kind.CLOSED
+            )
+            for user_id in user_ids
+        ],
+        ignore_conflicts=True,
+    )
+
+
 def table_seen(user_id: int, table_id: int) -> None:
     """The user opened the table (page or websocket): remember when, and mark its
     notifications read."""

@@ -10,6 +10,11 @@ invitation by ``lobby.join_by_link``; they see it without any hand,
 never opens to a stranger, whatever ``allow_spectators`` says (table ids are sequential),
 and the views answer 404. A club table is seen through the membership only: whoever
 leaves the club no longer sees it, unless they sit at it. Moves still need a seat.
+
+An open table (``Table.is_open``, games/tables/open_tables.py) is also seen by any
+logged-in player while it waits in the lobby, so that they may take a free seat; once it
+has started (or closed) it is as private as any other. An open club table stays the
+club's: its members see it anyway, nobody else.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ def may_see(user, table: Table) -> bool:
     per seats version: a pushed board asks for no seat), else asked for."""
     if not getattr(user, "is_authenticated", False):
         return False
-    if table.created_by_id == user.pk:
+    if table.created_by_id == user.pk or listed_to_anyone(table):
         return True
     seats = getattr(table, "_prefetched_objects_cache", {}).get("seats")
     if seats is None and table.status != Table.Status.LOBBY and table.pk is not None:
@@ -44,6 +49,11 @@ def may_see(user, table: Table) -> bool:
             and Membership.objects.filter(club_id=table.club_id, user=user).exists()
         )
     )
+
+
+def listed_to_anyone(table: Table) -> bool:
+    """Whether any logged-in player may see ``table``: open, outside any club, waiting."""
+    return table.is_open and table.club_id is None and table.status == Table.Status.LOBBY
 
 
 def own_tables(user) -> QuerySet[Table]:
@@ -64,4 +74,5 @@ def visible_tables(user) -> QuerySet[Table]:
         | Q(seats__user=user)
         | Q(invitations__user=user)
         | Q(club__memberships__user=user)
+        | Q(is_open=True, club__isnull=True, status=Table.Status.LOBBY)
     ).distinct()

@@ -103,7 +103,7 @@ class TableAdminForm(forms.ModelForm):
 class TableAdmin(SafeInputAdmin, admin.ModelAdmin):
     form = TableAdminForm
     list_display = ["id", "preset", "status", "pace", "version", "created_by", "updated_at"]
-    list_filter = ["status", "preset", "pace"]
+    list_filter = ["status", "preset", "pace", "is_open"]
     search_fields = ["id", "created_by__username", "seats__user__username"]
     # The status is the service's at every stage: a lobby table set "playing" here would
     # have no hand to show; the "abandon" action stops a table the right way.
@@ -111,6 +111,9 @@ class TableAdmin(SafeInputAdmin, admin.ModelAdmin):
         "status",
         "version",
         "unattended_since",
+        # Opened and closed by its creator (games/tables/open_tables.py), never here.
+        "is_open",
+        "opened_at",
         "current_hand",
         "invite_token",
         "created_at",

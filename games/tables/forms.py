@@ -98,6 +98,14 @@ class TableForm(forms.Form):
         ),
         required=False,
     )
+    is_open = forms.BooleanField(
+        label=_("Table ouverte"),
+        help_text=_(
+            "Elle apparaît dans la liste des tables ouvertes : tout joueur connecté s'y "
+            "assoit sans invitation (pour une table de club, tout membre du club)."
+        ),
+        required=False,
+    )
 
     def __init__(self, data=None, *, preset: str | None = None, user=None, **kwargs) -> None:
         self.chosen_preset = preset_of(data if data is not None else {"preset": preset})
@@ -232,6 +240,7 @@ class TableForm(forms.Form):
             "allow_spectators": data["allow_spectators"],
             "timeout_policy": data["timeout_policy"] or TimeoutPolicy.BOT,
             "club": data.get("club"),
+            "is_open": data["is_open"],
             # The number of timeouts only counts under the forfeit policy.
             **(
                 {"forfeit_after": data["forfeit_after"]}
@@ -243,6 +252,33 @@ class TableForm(forms.Form):
 
 class SpectatorsForm(forms.Form):
     allowed = forms.BooleanField(label=_("Spectateurs admis"), required=False)
+
+
+class OpenForm(forms.Form):
+    is_open = forms.BooleanField(label=_("Table ouverte"), required=False)
+
+
+class OpenTablesFilter(forms.Form):
+    """The filters of the list of open tables (a GET form): empty, everything."""
+
+    preset = forms.ChoiceField(
+        label=_("Variante"),
+        choices=[("", _("Toutes les variantes")), *PRESET_LABELS.items()],
+        required=False,
+    )
+    pace = forms.ChoiceField(
+        label=_("Rythme"),
+        choices=[("", _("En direct et en différé")), *Pace.choices],
+        required=False,
+    )
+
+    def filters(self) -> dict[str, str]:
+        """The valid filters (an invalid one filters nothing)."""
+        if not self.is_bound:
+            return {"preset": "", "pace": ""}
+        self.is_valid()
+        data = getattr(self, "cleaned_data", {})
+        return {name: data.get(name) or "" for name in ("preset", "pace")}
 
 
 class PlayForm(forms.Form):

@@ -17,6 +17,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Membership, user_named
@@ -45,6 +46,7 @@ from games.tables.writes import (
     begin_game,
     follow_up,
     lock_table,
+    open_tables_changed,
 )
 
 SOUTH = 2
@@ -73,11 +75,14 @@ def create_private_table(
     timeout_policy: str = TimeoutPolicy.BOT,
     forfeit_after: int = 3,
     club=None,
+    is_open: bool = False,
 ) -> Table:
     """A private table in the lobby, its creator seated at ``seat`` (South by default).
 
     With a ``club`` (one the creator belongs to) it is a club table: every member of the
-    club sees it and may take a free seat without an invitation.
+    club sees it and may take a free seat without an invitation. ``is_open``: listed among
+    the open tables while it waits (to the club's members only, for a club table), where
+    any player who may see it takes a free seat (games/tables/open_tables.py).
     """
     if preset not in PRESETS:
         raise ServiceError("unknown_preset", _("Ces règles n'existent pas."))
@@ -122,9 +127,13 @@ def create_private_table(
         table.timeout_policy = timeout_policy
         table.forfeit_after = forfeit_after
         table.club = club
+        table.is_open = bool(is_open)
+        table.opened_at = timezone.now() if is_open else None
         table.save(
             update_fields=[
                 "club",
+                "is_open",
+                "opened_at",
                 "pace",
                 "move_seconds",
                 "fill_with_bots",
@@ -134,6 +143,7 @@ def create_private_table(
                 "forfeit_after",
             ]
         )
+        open_tables_changed(table)
     return table
 
 
@@ -252,6 +262,26 @@ def set_spectators(*, table: Table, by, allowed: bool) -> Outcome:
     return _record(table, by, "spectators", {"allowed": allowed})
 
 
+@transaction.atomic
+def set_open(*, table: Table, by, is_open: bool) -> Outcome:
+    """List the table among the open tables while it waits (any logged-in player, or any
+    member of its club, then sees it and takes a free seat without an invitation), or
+    take it off the list: it is private again, seen only by its players, its invitees
+    and its club. Only the creator decides, in the lobby; reopened, its week of waiting
+    (OPEN_LOBBY_CLOSE_AFTER_SECONDS) starts again."""
+    table = _managed(table, by)
+    is_open = bool(is_open)
+    if table.is_open == is_open:
+        return Outcome(table.version, False)
+    table.is_open = is_open
+    table.opened_at = timezone.now() if is_open else None
+    table.save(update_fields=["is_open", "opened_at"])
+    outcome = _record(table, by, "open", {"open": is_open})
+    if not is_open:
+        open_tables_changed(table, was_open=True)  # off the list: its pages must hear it
+    return outcome
+
+
 # ---------------------------------------------------------------------------------------
 # Seats
 
@@ -355,7 +385,9 @@ def start(*, table: Table, by) -> Outcome:
         payload = {"level": table.bot_level}
         # start_table broadcasts the final version; no need to announce each bot.
         _record(table, by, "set_bot", payload, seat=seat.position, broadcast=False)
-    return service.start_table(table_id=table.pk, actor=by)
+    outcome = service.start_table(table_id=table.pk, actor=by)
+    open_tables_changed(table)  # started: off the list
+    return outcome
 
 
 # ---------------------------------------------------------------------------------------
@@ -456,6 +488,7 @@ def _record(
     table.save(update_fields=["version", "updated_at"])
     if broadcast:
         follow_up(table.pk, table.version, False)
+        open_tables_changed(table)
     return Outcome(table.version, True)
 
 
@@ -469,6 +502,7 @@ __all__ = [
     "remove_bot",
     "revoke_link",
     "set_bot",
+    "set_open",
     "set_spectators",
     "start",
     "take_seat",

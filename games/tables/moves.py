@@ -33,6 +33,7 @@ from games.tables.writes import (
     first_turn,
     follow_up,
     lock_table,
+    open_tables_changed,
     refusal,
     seat_of_actor,
 )
@@ -307,6 +308,7 @@ def _abandon(table: Table, reason: str) -> Outcome:
     fields = ["status", "turn", "deadline", "unattended_since", "version", "updated_at"]
     table.save(update_fields=fields)
     follow_up(table.pk, version, False)
+    open_tables_changed(table)  # an open table abandoned in the lobby leaves the list
     return Outcome(version, True)
 
 

@@ -6,6 +6,7 @@ calls the services; it renders with these."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
@@ -45,7 +46,15 @@ def watchable_table(request: HttpRequest, table_id: int) -> Table:
 # What a move's POST reads of the table before the service reads it again under its lock:
 # who may see it (``access.may_see``, the seats kept per seats version) and whether the
 # game has started. No joins, none of the columns the page shows.
-ACCESS_FIELDS = ("status", "created_by", "club", "current_hand", "seats_version", "created_at")
+ACCESS_FIELDS = (
+    "status",
+    "created_by",
+    "club",
+    "is_open",
+    "current_hand",
+    "seats_version",
+    "created_at",
+)
 
 
 def table_to_act_at(request: HttpRequest, table_id: int) -> Table:
@@ -55,6 +64,13 @@ def table_to_act_at(request: HttpRequest, table_id: int) -> Table:
     if not may_see(request.user, table):
         raise Http404
     return table
+
+
+def closed_reason(table: Table) -> str:
+    """The reason logged with the abandon of a table closed before its game began."""
+    action = table.actions.filter(kind="abandon").order_by("-seq").first()
+    reason = action.payload.get("reason") if action is not None else None
+    return reason if isinstance(reason, str) else "closed"
 
 
 def join_page(request: HttpRequest, table: Table, status: int = 200) -> HttpResponse:
@@ -116,6 +132,10 @@ def table_context(request: HttpRequest, table: Table, **extra) -> dict:
         context["invite_url"] = request.build_absolute_uri(
             reverse("games:join", args=[table.pk, table.invite_token])
         )
+    if table.status == Table.Status.ABANDONED and table.current_hand_id is None:
+        # Closed before the start: why (the sweep's ``abandon`` of an open table, or other).
+        context["closed_before_start"] = closed_reason(table)
+        context["waited_days"] = settings.OPEN_LOBBY_CLOSE_AFTER_SECONDS // 86400
     if is_creator and in_lobby:
         context["invitations"] = list(
             table.invitations.select_related("user").order_by("created_at")

@@ -26,3 +26,13 @@ game_ended = Signal()
 # A user opened a table's page (``user_id``, ``table_id``): their notifications of it are
 # read.
 table_opened = Signal()
+
+# The lobby of open tables changed (games/tables/open_tables.py): an open table was
+# created, opened or closed, its seats changed, it started or it was abandoned. Argument:
+# ``table_id``. Heard by the broadcast to the pages showing the list (on commit), which
+# carries no data: each page fetches its own list again.
+open_tables_changed = Signal()
+
+# The sweep closed an open table that waited too long for its players (``table_id``,
+# ``version``, ``user_ids``: the players seated at it). Heard by the notifications.
+open_table_closed = Signal()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -27,7 +28,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
 from games import rules as engine
-from games.tables import boards, lobby, pages, quickplay, records, service, signals
+from games.tables import boards, lobby, open_tables, pages, quickplay, records, service, signals
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
@@ -35,6 +36,8 @@ from games.tables.forms import (
     BotForm,
     InviteForm,
     MoveForm,
+    OpenForm,
+    OpenTablesFilter,
     PlayForm,
     SeatForm,
     SpectatorsForm,
@@ -79,14 +82,68 @@ def table_list(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+def open_table_list(request: HttpRequest) -> HttpResponse:
+    """Tables ouvertes: the open tables the user may join, filtered by preset and pace.
+
+    htmx gets the list alone (``#list``): the filters' form, and the page's socket, which
+    says when the list changed (static/js/open-tables.js). An invalid filter filters
+    nothing and says so (422)."""
+    form = OpenTablesFilter(request.GET or None)
+    status = 200 if not form.is_bound or form.is_valid() else 422
+    template = "games/open_tables.html#list" if request.htmx else "games/open_tables.html"
+    return render(request, template, _open_tables_context(request, form), status=status)
+
+
+@login_required
+@require_POST
+def open_table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
+    """*S'asseoir* at a free seat of an open table, from the list (its filters in the
+    query string): the table's page on success, else the list with why (409, 422)."""
+    form = OpenTablesFilter(request.GET or None)
+    page = htmx.Page(
+        "games/open_tables.html",
+        "list",
+        lambda **extra: _open_tables_context(request, form, **extra),
+        reverse("games:open"),
+    )
+    seat = SeatForm(request.POST)
+    if not seat.is_valid():
+        return htmx.refused(request, page, htmx.first_error(seat), 422)
+    try:
+        open_tables.sit(
+            table_id=table_id, user=request.user, position=seat.cleaned_data["position"]
+        )
+    except ServiceError as refused:
+        return htmx.refused(request, page, refused.message, refused.status)
+    messages.success(request, _("Vous avez pris votre place : bonne partie !"))
+    return _redirect(request, reverse("games:table", args=[table_id]))
+
+
+def _open_tables_context(request: HttpRequest, form: OpenTablesFilter, **extra) -> dict:
+    filters = form.filters()
+    query = urlencode({name: value for name, value in filters.items() if value})
+    return {
+        "form": form,
+        "rows": open_tables.open_tables(request.user, **filters),
+        "limit": open_tables.LIST_LIMIT,
+        "query": query,
+        "filtered": bool(query),
+        "list_url": reverse("games:open") + (f"?{query}" if query else ""),
+        "socket": pages.TABLE_SOCKET,
+        **extra,
+    }
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def table_create(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
-        # ?club=<id>: the club page's "new club table" link chooses the club.
+        # ?club=<id>: the club page's "new club table" link chooses the club;
+        # ?ouverte=1: the list of open tables' "Ouvrir une table" ticks "Table ouverte".
         form = TableForm(
             preset=request.GET.get("preset"),
             user=request.user,
-            initial={"club": request.GET.get("club")},
+            initial={"club": request.GET.get("club"), "is_open": request.GET.get("ouverte") == "1"},
         )
         # htmx asks for the options of another preset when the select changes.
         template = "games/create.html#options" if request.htmx else "games/create.html"
@@ -419,6 +476,23 @@ def table_spectators(request: HttpRequest, table_id: int) -> HttpResponse:
         None,
         lambda table, data: lobby.set_spectators(table=table, by=request.user, allowed=allowed),
         _("Les spectateurs sont admis.") if allowed else _("Les spectateurs ne sont pas admis."),
+    )
+
+
+@login_required
+@require_POST
+def table_set_open(request: HttpRequest, table_id: int) -> HttpResponse:
+    form = OpenForm(request.POST)
+    is_open = form.is_valid() and form.cleaned_data["is_open"]
+    return _act(
+        request,
+        table_id,
+        "invites",
+        None,
+        lambda table, data: lobby.set_open(table=table, by=request.user, is_open=is_open),
+        _("La table est ouverte : elle apparaît dans la liste des tables ouvertes.")
+        if is_open
+        else _("La table n'est plus ouverte : elle a quitté la liste des tables ouvertes."),
     )
 
 

@@ -227,3 +227,10 @@ def follow_up(
         live=live,
         by=by,
     )
+
+
+def open_tables_changed(table: Table, *, was_open: bool = False) -> None:
+    """In the transaction of a change of ``table``: if it is an open table (or ``was_open``
+    until this change), tell the pages of the list (``signals.open_tables_changed``)."""
+    if table.is_open or was_open:
+        signals.open_tables_changed.send(sender=Table, table_id=table.pk)

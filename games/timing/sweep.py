@@ -4,8 +4,9 @@ turn left without a move for BOT_STALL_SECONDS, every absent live player
 (games/timing/absence.py). It leaves alone the live tables paused for want of players
 (games/tables/attendance.py), resumes those a player has open again, and abandons those
 nobody came back to for LIVE_ABANDON_AFTER_SECONDS (not a tournament's: its round
-deadline decides). Each step re-checks the table at its
-version under the table lock, so a second run does nothing more.
+deadline decides). It also closes the open asynchronous tables left waiting in the lobby
+for OPEN_LOBBY_CLOSE_AFTER_SECONDS (games/tables/open_tables.py). Each step re-checks the
+table at its version under the table lock, so a second run does nothing more.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.tables import service
+from games.tables import open_tables, service
 from games.tables.models import Pace, Table
 from games.timing.absence import live_grace, replace_absent
 
@@ -55,6 +56,7 @@ def sweep() -> int:
         (service.expire_deadline, lambda: _ids(playing.filter(deadline__lte=now))),
         (service.play_bot_move, lambda: _ids(bots_stalled)),
         (replace_absent, lambda: _absent_candidates(playing, now)),
+        (open_tables.close_if_waited_too_long, lambda: _ids(open_tables.waiting_too_long())),
     ]
     moved = 0
     for step, candidates in steps:

@@ -161,14 +161,28 @@ def test_the_home_page_reads_in_a_bounded_number_of_queries(django_assert_max_nu
         join(club, me)
         make_tournament(club, name=f"Coupe {name}")
         ClubInvitation.objects.create(club=make_club(f"{name} bis"), user=me, invited_by=host)
+        lobby.create_private_table(
+            created_by=me, preset="classique", target=1000, club=club, is_open=True
+        )
+        lobby.create_private_table(
+            created_by=join(club, make_user()).user,
+            preset="classique",
+            target=1000,
+            club=club,
+            is_open=True,
+        )
+        lobby.create_private_table(
+            created_by=make_user(), preset="moderne", target=1000, is_open=True
+        )
     join(running_tournament("La Belote").club, me)
     client = client_for(me)
 
-    with django_assert_max_num_queries(12):
+    # 12, the open tables 2 more, the seats of my own latest table (its bots) 1 more.
+    with django_assert_max_num_queries(15):
         response = client.get(HOME)
 
     assert response.status_code == 200
-    assert response.content.decode().count('class="table-card') >= 3 * 5
+    assert response.content.decode().count('class="table-card') >= 3 * 5 + 3
 
 
 def test_in_english_for_an_english_player():
@@ -177,3 +191,41 @@ def test_in_english_for_an_english_player():
     assert "Play now" in page and "Play with friends" in page
     assert "to 1000 points, bots: " in page
     assert "No table is waiting for your move." in page
+
+
+def test_a_few_open_tables_to_join_and_a_link_to_the_list():
+    me, host = make_users(2)
+    private = lobby.create_private_table(created_by=host, preset="classique", target=1000)
+    tables = [
+        lobby.create_private_table(
+            created_by=host,
+            preset="moderne",
+            target=1000,
+            is_open=True,
+            pace="async",
+            move_seconds=3600,
+        )
+        for _ in range(4)
+    ]
+    mine = lobby.create_private_table(created_by=me, preset="classique", target=1000, is_open=True)
+
+    page = client_for(me).get(HOME).content.decode()
+
+    section = page[page.index('id="home-open-title"') : page.index('id="home-tournaments-title"')]
+    assert "Tables ouvertes" in section
+    assert f'href="{reverse("games:open")}"' in section
+    # Three of them, never a private table nor one where I already sit.
+    assert section.count('class="table-card"') == 3
+    assert table_link(private) not in section
+    assert table_link(mine) not in section
+    assert sum(table_link(table) in section for table in tables) == 3
+    assert "Belote moderne" in section and "En différé" in section
+    assert "3 places libres" in section
+    assert "sans classement" in section
+
+
+def test_no_open_table_to_join():
+    page = client_for(make_user()).get(HOME).content.decode()
+
+    assert "Aucune table ouverte n'attend de joueurs pour l'instant." in page
+    assert f'href="{reverse("games:open")}"' in page

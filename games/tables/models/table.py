@@ -139,6 +139,12 @@ class Table(models.Model):
         on_delete=models.SET_NULL,
         related_name="tables",
     )
+    # An open table is listed in the lobby of open tables (games/tables/open_tables.py)
+    # while it waits for players: any logged-in player (a club table: any member) sees it
+    # and takes a free seat without an invitation. ``opened_at``: since when it is listed,
+    # from which the sweep closes an asynchronous one left waiting (OPEN_LOBBY_CLOSE_AFTER).
+    is_open = models.BooleanField(_("table ouverte"), default=False)
+    opened_at = models.DateTimeField(_("ouverte depuis"), null=True, blank=True)
     created_at = models.DateTimeField(_("créée le"), auto_now_add=True)
     updated_at = models.DateTimeField(_("modifiée le"), auto_now=True)
     # Moved on by every write of the table's seats and of its seated users' names
@@ -177,6 +183,18 @@ class Table(models.Model):
             models.CheckConstraint(
                 condition=Q(timeout_policy__in=TimeoutPolicy.values),
                 name="table_timeout_policy_known",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_open=False) | Q(opened_at__isnull=False),
+                name="table_open_since_known",
+            ),
+        ]
+        indexes = [
+            # The lobby of open tables reads only these rows.
+            models.Index(
+                fields=["opened_at"],
+                condition=Q(is_open=True, status=TableStatus.LOBBY),
+                name="table_open_lobby",
             ),
         ]
 

@@ -1,0 +1,60 @@
+"""The list of open tables on a phone (360x640), served by Daphne: readable without
+sideways scroll, it follows another player's seat live (the list's socket, then htmx),
+and a tap takes a seat and shows the table."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games.models import Table
+from games.tables import lobby
+from tests.browser.test_play_now import logged_in_context, no_sideways_scroll
+from tests.factories import make_user
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_on_a_phone_a_tap_takes_a_seat_and_the_list_follows_live(browser, daphne, page_guard):
+    host = make_user("hote-au-nom-particulierement-long-pour-un-telephone")
+    table = lobby.create_private_table(
+        created_by=host, preset="stekius", target=1001, is_open=True, fill_with_bots=True
+    )
+    lobby.set_bot(table=table, by=host, position=3, level="random")
+    me, other = make_user("moi"), make_user("voisine")
+    mine = logged_in_context(browser, daphne, me, page_guard)
+    theirs = logged_in_context(browser, daphne, other, page_guard)
+    try:
+        page = mine.new_page()
+        page.goto("/tables/ouvertes/")
+        card = page.locator(f"#open-table-{table.pk}")
+        expect(card).to_contain_text("Stekius")
+        expect(card).to_contain_text("2 places libres")
+        expect(card).to_contain_text("hote-au-nom")
+        assert no_sideways_scroll(page)
+        north = card.get_by_role("button", name="S'asseoir (Nord")
+        east = card.get_by_role("button", name="S'asseoir (Est")
+        assert north.bounding_box()["height"] >= 44
+        assert east.bounding_box()["width"] <= 360
+
+        # Another player sits at North through their own page: mine follows, no reload.
+        other_page = theirs.new_page()
+        other_page.goto("/tables/ouvertes/")
+        other_page.get_by_role("button", name="S'asseoir (Nord").click()
+        expect(other_page).to_have_url(f"{daphne}/tables/{table.pk}/")
+        expect(card).to_contain_text("voisine")
+        expect(card).to_contain_text("Une place libre")
+        expect(north).to_have_count(0)
+
+        east.click()
+
+        expect(page).to_have_url(f"{daphne}/tables/{table.pk}/")
+        expect(page.get_by_text("Vous avez pris votre place")).to_be_visible()
+        expect(page.locator(".seat-1")).to_contain_text("moi")
+        assert no_sideways_scroll(page)
+        assert table.seats.get(position=1).user == me
+        assert Table.objects.get(pk=table.pk).status == Table.Status.LOBBY
+    finally:
+        page_guard.flush()
+        mine.close()
+        theirs.close()

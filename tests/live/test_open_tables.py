@@ -1,0 +1,128 @@
+"""The socket of the list of open tables (games/live/open_tables.py), through the real ASGI
+application: "The list updates live."
+
+A logged-in page's socket hears ``{"changed": true}`` and nothing else whenever an open
+table is created, opened or closed, changes its seats, starts or is closed; the change of
+a private table says nothing. No table's data travels on it. Committed for real
+(``transaction=True``) so that the on_commit broadcasts run.
+"""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from django.utils import timezone
+
+from belote_site.asgi import application
+from games.live.consumers import NOT_LOGGED_IN
+from games.models import Table
+from games.tables import lobby, open_tables
+from games.timing.sweep import sweep
+from tests.factories import make_user
+from tests.live.conftest import run, socket_headers
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PATH = "/ws/tables/ouvertes/"
+CHANGED = {"changed": True}
+WEEK = datetime.timedelta(seconds=settings.OPEN_LOBBY_CLOSE_AFTER_SECONDS + 1)
+
+
+def list_socket(headers) -> WebsocketCommunicator:
+    return WebsocketCommunicator(application, PATH, headers=headers)
+
+
+async def changed(socket: WebsocketCommunicator) -> None:
+    """The next message is "the list changed", exactly."""
+    assert await socket.receive_json_from(timeout=10) == CHANGED
+
+
+def test_a_visitor_who_is_not_logged_in_is_refused():
+    async def scenario(sockets):
+        socket = list_socket(socket_headers())
+        connected, code = await socket.connect()
+        assert not connected
+        assert code == NOT_LOGGED_IN
+
+    run(scenario)
+
+
+def test_each_change_of_an_open_table_is_told_and_nothing_else(creator):
+    alice = make_user("alice")
+    viewer = make_user("vera")
+
+    async def scenario(sockets):
+        socket = list_socket(await sync_to_async(socket_headers)(viewer))
+        sockets.opened.append(socket)
+        connected, _code = await socket.connect()
+        assert connected
+
+        # A private table: nothing to tell.
+        await sync_to_async(lobby.create_private_table)(
+            created_by=creator, preset="classique", target=1000
+        )
+        assert await socket.receive_nothing(timeout=0.3)
+
+        table = await sync_to_async(lobby.create_private_table)(
+            created_by=creator, preset="classique", target=1000, is_open=True, fill_with_bots=True
+        )
+        await changed(socket)
+
+        await sync_to_async(open_tables.sit)(table_id=table.pk, user=alice, position=0)
+        await changed(socket)
+
+        await sync_to_async(lobby.set_open)(table=table, by=creator, is_open=False)
+        await changed(socket)
+        await sync_to_async(lobby.set_open)(table=table, by=creator, is_open=True)
+        await changed(socket)
+
+        await sync_to_async(lobby.start)(table=table, by=creator)
+        await changed(socket)
+        assert await socket.receive_nothing(timeout=0.3)
+
+    run(scenario)
+
+
+def test_a_heartbeat_is_answered_and_anything_else_read_as_one(creator):
+    async def scenario(sockets):
+        socket = list_socket(await sync_to_async(socket_headers)(creator))
+        sockets.opened.append(socket)
+        connected, _code = await socket.connect()
+        assert connected
+
+        await socket.send_to(text_data="{}")
+        assert await socket.receive_json_from(timeout=5) == {"alive": True}
+        await socket.send_to(text_data="x" * 5000)
+        assert await socket.receive_json_from(timeout=5) == {"alive": True}
+        await socket.send_to(bytes_data=b"\x00\xff")
+        assert await socket.receive_json_from(timeout=5) == {"alive": True}
+
+    run(scenario)
+
+
+def test_a_table_the_sweep_closes_leaves_the_lists_at_once(creator):
+    viewer = make_user("vera")
+    table = lobby.create_private_table(
+        created_by=creator,
+        preset="classique",
+        target=1000,
+        pace="async",
+        move_seconds=3600,
+        is_open=True,
+    )
+    Table.objects.filter(pk=table.pk).update(opened_at=timezone.now() - WEEK)
+
+    async def scenario(sockets):
+        socket = list_socket(await sync_to_async(socket_headers)(viewer))
+        sockets.opened.append(socket)
+        connected, _code = await socket.connect()
+        assert connected
+
+        assert await sync_to_async(sweep)() == 1
+        await changed(socket)
+
+    run(scenario)
