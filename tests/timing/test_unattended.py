@@ -224,6 +224,20 @@ def test_opening_the_page_resumes_the_table_a_spectator_reads_it_is_paused(creat
     assert fresh(table).unattended_since is None
 
 
+def test_the_status_says_paused_on_the_table_and_in_my_tables(creator):
+    table = live_table(creator, bot_to_act=True)
+    service.play_bot_move(table.pk, table.version)
+
+    page = client_for(creator).get(f"/tables/{table.pk}/").text
+    assert 'id="table-status">En pause</span>' in page
+    dashboard = client_for(seated_user(table, S)).get("/tables/").text
+    assert "En pause" in dashboard
+
+    client_for(seated_user(table, S)).get(f"/tables/{table.pk}/")  # back: resumed
+    page = client_for(creator).get(f"/tables/{table.pk}/").text
+    assert 'id="table-status">En cours</span>' in page
+
+
 def test_the_paused_table_is_explained_in_english(creator):
     creator.language = "en"
     creator.save()

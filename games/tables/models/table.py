@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.bots import LEVELS
@@ -233,7 +234,10 @@ class Table(models.Model):
 
     def get_status_display(self) -> str:
         """The status in words, as Django's would say it, without rebuilding the choices
-        (and translating all their labels) at each call: every board shows it."""
+        (and translating all their labels) at each call: every board shows it. A live
+        game that waits for its players (games/tables/attendance.py) says it is paused."""
+        if self.status == TableStatus.PLAYING and self.unattended_since is not None:
+            return gettext("En pause")
         if self.status in TableStatus.values:
             return str(TableStatus(self.status).label)
         return self.status
