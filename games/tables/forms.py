@@ -27,6 +27,7 @@ from games.tables.models import (
     LIVE_MOVE_SECONDS,
     SEAT_CHOICES,
     BotLevel,
+    ChatSpectators,
     Pace,
     TimeoutPolicy,
 )
@@ -243,6 +244,25 @@ class TableForm(forms.Form):
 
 class SpectatorsForm(forms.Form):
     allowed = forms.BooleanField(label=_("Spectateurs admis"), required=False)
+
+
+class ChatForm(forms.Form):
+    """A chat message: free text, or one of the reactions (games/tables/chat.py checks
+    both, and which is allowed now)."""
+
+    text = forms.CharField(label=_("Message"), required=False, strip=False, max_length=1000)
+    reaction = forms.CharField(required=False, max_length=16)
+
+
+class ChatMuteForm(forms.Form):
+    muted = forms.BooleanField(required=False)
+
+
+class ChatSettingsForm(forms.Form):
+    enabled = forms.BooleanField(label=_("Discussion ouverte"), required=False)
+    spectators = forms.ChoiceField(
+        label=_("Spectateurs"), choices=ChatSpectators.choices, widget=forms.RadioSelect
+    )
 
 
 class PlayForm(forms.Form):

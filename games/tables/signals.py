@@ -26,3 +26,9 @@ game_ended = Signal()
 # A user opened a table's page (``user_id``, ``table_id``): their notifications of it are
 # read.
 table_opened = Signal()
+
+# A table's chat changed, never its game: a message was sent (``message_id``), or its
+# settings changed (``message_id`` None: each page reads its chat again). Heard by the
+# broadcast to the table's pages (on commit), which carries no text: each page's
+# consumer reads the message for its own user, if they may read it.
+chat_changed = Signal()

@@ -27,7 +27,17 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
 from games import rules as engine
-from games.tables import boards, lobby, pages, quickplay, records, service, signals
+from games.tables import (
+    boards,
+    chat,
+    chat_views,
+    lobby,
+    pages,
+    quickplay,
+    records,
+    service,
+    signals,
+)
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
@@ -160,8 +170,10 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         table = pages.watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
     signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
-    template = "games/table/table.html" if request.htmx else "games/table.html"
-    return render(request, template, pages.table_context(request, table))
+    if request.htmx:
+        return render(request, "games/table/table.html", pages.table_context(request, table))
+    context = {**chat_views.chat_context(request, table), **pages.table_context(request, table)}
+    return render(request, "games/table.html", context)
 
 
 @login_required
@@ -255,6 +267,9 @@ def hand_history(
         "deck_text": " ".join(hand.deck_list),
         "preset_label": PRESET_LABELS[table.preset],
         "page_url": request.path,
+        "chat_lines": (
+            chat.hand_lines(hand, request.user) if chat.rights(request.user, table).read else None
+        ),
     }
     template = "games/hand_history.html#replay" if request.htmx else "games/hand_history.html"
     return render(request, template, context)
