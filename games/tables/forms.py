@@ -214,6 +214,29 @@ class TableForm(forms.Form):
                 _("Choisissez un temps entre %(low)s et %(high)s.") % {"low": low, "high": high},
             )
 
+    # The table's chat (games/tables/chat.py), which the creator may change later.
+    chat_enabled = forms.BooleanField(
+        label=_("Discussion ouverte"),
+        help_text=_("Pendant une donne, seules des réactions toutes faites peuvent être envoyées."),
+        required=False,
+        initial=True,
+    )
+    chat_spectators = forms.ChoiceField(
+        label=_("Les spectateurs et la discussion"),
+        choices=ChatSpectators.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        initial=ChatSpectators.NONE,
+    )
+
+    def chat_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``chat.set_settings`` (the form must be valid)."""
+        data = self.cleaned_data
+        return {
+            "enabled": data["chat_enabled"],
+            "spectators": data["chat_spectators"] or ChatSpectators.NONE,
+        }
+
     def table_kwargs(self) -> dict[str, Any]:
         """The arguments of ``lobby.create_private_table`` (the form must be valid)."""
         data = self.cleaned_data

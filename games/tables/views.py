@@ -17,6 +17,7 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -111,7 +112,9 @@ def table_create(request: HttpRequest) -> HttpResponse:
     error = None
     if form.is_valid():
         try:
-            table = lobby.create_private_table(created_by=request.user, **form.table_kwargs())
+            with transaction.atomic():
+                table = lobby.create_private_table(created_by=request.user, **form.table_kwargs())
+                chat.set_settings(table=table, by=request.user, **form.chat_kwargs())
         except ServiceError as refused:
             error = refused
         else:

@@ -380,3 +380,30 @@ def test_the_hand_history_shows_the_messages_of_that_hand(creator, players):
     page = history.content.decode()
     assert "Bravo partenaire" in page
     assert "Oups" not in page
+
+
+def test_the_new_table_form_sets_the_chat_and_the_creator_changes_it_later(players):
+    creator = players[S]
+    client = browser(creator)
+    page = client.get(reverse("games:create")).content.decode()
+    assert 'name="chat_enabled"' in page and 'name="chat_spectators"' in page
+    data = {
+        "preset": "classique",
+        "target": "1000",
+        "announces": "off",
+        "pace": "live",
+        "live_seconds": "120",
+        "async_hours": "24",
+        "seat": "2",
+        "bot_level": "heuristic",
+        "chat_spectators": "write",
+    }
+    token = client.cookies["csrftoken"].value
+    response = client.post(reverse("games:create"), data, HTTP_X_CSRFTOKEN=token)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    table = Table.objects.get(created_by=creator)
+    assert (table.chat_enabled, table.chat_spectators) == (False, "write")
+    configure(creator, table, {"enabled": "on", "spectators": "read"})
+    table.refresh_from_db()
+    assert (table.chat_enabled, table.chat_spectators) == (True, "read")
+    assert configure(creator, table, {"enabled": "on", "spectators": "all"}).status_code == 422
