@@ -78,10 +78,10 @@ _push_for = database_sync_to_async(boards.push_for)
 def _chat_line(user, table_id: int, message_id: int, language: str) -> str | None:
     """The message as this user's page shows it, if they may read it (never one who
     muted the chat, a spectator the creator keeps out, or a stranger)."""
-    line = chat.message_for(user, table_id, message_id)
-    if line is None:
-        return None
     with translation.override(language):
+        line = chat.message_for(user, table_id, message_id)
+        if line is None:
+            return None
         return render_to_string("games/table/chat_line.html", {"line": line})
 
 

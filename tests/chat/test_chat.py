@@ -407,3 +407,19 @@ def test_the_new_table_form_sets_the_chat_and_the_creator_changes_it_later(playe
     table.refresh_from_db()
     assert (table.chat_enabled, table.chat_spectators) == (True, "read")
     assert configure(creator, table, {"enabled": "on", "spectators": "all"}).status_code == 422
+
+
+def test_a_reaction_reads_in_each_readers_language(creator, players):
+    table = new_table(creator, players)
+    players[E].language = "en"
+    players[E].save(update_fields=["language"])
+    head = socket_headers(players[E])
+
+    async def scenario(sockets):
+        east = await sockets.accepted(table.pk, head)
+        await settle(east)
+        await sync_to_async(say)(players[N], table, reaction="bravo")
+        assert "Nice one, partner" in (await chat_message(east))["chat"]
+
+    run(scenario)
+    assert stored(table) == ["Bravo partenaire"]  # stored in the sender's words
