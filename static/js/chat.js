@@ -59,9 +59,7 @@
       log.appendChild(holder.firstElementChild);
     }
     scrollDown();
-    var open = drawer() && drawer().open;
-    var wide = window.matchMedia && window.matchMedia("(min-width: 1100px)").matches;
-    if (!open && !wide) {
+    if (drawer() && !drawer().open) {
       unread += 1;
       showUnread();
     }

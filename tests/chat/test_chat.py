@@ -423,3 +423,19 @@ def test_a_reaction_reads_in_each_readers_language(creator, players):
 
     run(scenario)
     assert stored(table) == ["Bravo partenaire"]  # stored in the sender's words
+
+
+def test_without_javascript_a_message_is_a_plain_post_and_a_redirect(creator, players):
+    table = new_table(creator, players, start=False)
+    client = browser(players[N])
+    token = client.cookies["csrftoken"].value
+    response = client.post(
+        reverse("games:chat_send", args=[table.pk]),
+        {"text": "Bonsoir"},
+        HTTP_X_CSRFTOKEN=token,
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0] == reverse("games:table", args=[table.pk])
+    page = response.content.decode()
+    assert "Message envoyé." in page and "Bonsoir" in page
+    assert stored(table) == ["Bonsoir"]
