@@ -25,6 +25,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -52,16 +53,6 @@ REACTIONS = {
     "gg": pgettext_lazy("chat reaction", "Bien vu !"),
     "bye": pgettext_lazy("chat reaction", "À bientôt"),
 }
-REACTION_FRENCH = {
-    "well_played": "Bien joué !",
-    "bravo": "Bravo partenaire",
-    "oops": "Oups",
-    "thanks": "Merci",
-    "sorry": "Désolé·e",
-    "hello": "Bonjour !",
-    "gg": "Bien vu !",
-    "bye": "À bientôt",
-}
 
 # How many recent messages a page shows when it opens (the older ones stay stored).
 RECENT = 50
@@ -86,13 +77,12 @@ class Rights:
     manage: bool  # the creator: the chat's settings
     player: bool  # seated or creator (else a spectator)
     enabled: bool  # the chat is on
+    spectators_read: bool = False  # spectators may read it
 
     @property
     def shown(self) -> bool:
-        """Whether the page shows the chat panel at all."""
+        """Whether the page shows the chat at all."""
         return self.manage or (self.enabled and (self.player or self.spectators_read))
-
-    spectators_read: bool = False
 
 
 def rights(user, table: Table) -> Rights:
@@ -174,7 +164,8 @@ def check_send(*, table: Table, user, text: str = "", reaction: str = "") -> tup
     if reaction:
         if reaction not in REACTIONS:
             raise ChatRefused("chat_unknown_reaction", _("Cette réaction n'existe pas."))
-        return ChatMessage.Kind.REACTION, REACTION_FRENCH[reaction]
+        with translation.override("fr"):  # stored in the words it was sent with
+            return ChatMessage.Kind.REACTION, str(REACTIONS[reaction])
     if in_hand(phase_of(table)):
         raise ChatRefused(
             "chat_reactions_only",

@@ -29,7 +29,6 @@ def chat_context(request: HttpRequest, table: Table, **extra) -> dict:
         "table": table,
         "chat": allowed,
         "chat_lines": chat.recent_lines(table, request.user) if allowed.read else [],
-        "chat_in_hand": chat.in_hand(chat.phase_of(table)),
         "chat_reactions": list(chat.REACTIONS.items()),
         "chat_max": chat.MAX_CHAT_CHARS,
         "chat_settings": ChatSettingsForm(
