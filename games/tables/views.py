@@ -541,7 +541,10 @@ def _page(request: HttpRequest, table: Table, fragment: str) -> htmx.Page:
 
     def context(**extra) -> dict:
         table.refresh_from_db()
-        return pages.table_context(request, table, **extra)
+        context = pages.table_context(request, table, **extra)
+        if not request.htmx:  # the whole page, its chat included
+            context = {**chat_views.chat_context(request, table), **context}
+        return context
 
     url = reverse("games:table", args=[table.pk])
     return htmx.Page("games/table.html", fragment, context, url, f"games/table/{fragment}.html")
