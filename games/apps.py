@@ -44,6 +44,7 @@ def listen() -> None:
     signals.table_changed.connect(turn_notification, weak=False, dispatch_uid="notify")
     signals.table_changed.connect(absence.queue_absence_check, dispatch_uid="absence")
     signals.table_changed.connect(broadcast.broadcast_on_commit, dispatch_uid="broadcast")
+    signals.chat_changed.connect(broadcast.chat_on_commit, dispatch_uid="chat")
     signals.game_ended.connect(rate_game, weak=False, dispatch_uid="ratings")
     signals.game_ended.connect(match_result, weak=False, dispatch_uid="tournaments")
     signals.table_opened.connect(notifications_read, weak=False, dispatch_uid="notifications")

@@ -249,6 +249,9 @@ ACCOUNT_USER_DISPLAY = "accounts.models.user_display"
 ACCOUNT_RATE_LIMITS = {
     "request_login_code": "20/m/ip",
     "request_login_code_client": "3/m/key",
+    # A table's chat (games/tables/chat.py): per user and table, 5 messages in 10 seconds
+    # and 30 in 5 minutes.
+    "table_chat": "5/10s/key,30/5m/key",
 }
 ACCOUNT_FORMS = {
     "login": "accounts.forms.LoginForm",

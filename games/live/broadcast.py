@@ -63,11 +63,32 @@ def table_changed(table_id: int, version: int, *, by: int | None = None) -> None
     message = {"type": "table.changed", "table": table_id, "version": version}
     if by is not None:
         message["by"] = by
+    if isinstance(layer, InMemoryChannelLayer):
+        from games.live.relay import relay
+
+        relay.heard(table_id, version)
+    _tell(layer, table_id, message)
+
+
+def chat_on_commit(sender, *, table_id: int, message_id: int | None, **kwargs) -> None:
+    """Receiver of ``games.tables.signals.chat_changed``: the pages hear it once committed,
+    best effort. The event carries the message's id, never its text: each page's consumer
+    reads it for its own user, if they may read it (games/live/consumers.py)."""
+    transaction.on_commit(lambda: chat_changed(table_id, message_id), robust=True)
+
+
+def chat_changed(table_id: int, message_id: int | None) -> None:
+    """A chat message (``message_id``), or the chat's settings changed (None). Never
+    raises: a failure is logged."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    _tell(layer, table_id, {"type": "chat.changed", "table": table_id, "message": message_id})
+
+
+def _tell(layer, table_id: int, message: dict) -> None:
     try:
         if isinstance(layer, InMemoryChannelLayer):
-            from games.live.relay import relay
-
-            relay.heard(table_id, version)
             # Only this process's pages can hear it. Without one at this table (the task
             # worker, a command, a table nobody watches here) there is nobody to tell, and
             # async_to_sync would start a thread and an event loop to tell nobody.

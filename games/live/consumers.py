@@ -43,12 +43,14 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils import translation
 
 from games import notifications
 from games.live.broadcast import presence_changed, table_group
 from games.live.relay import relay, relay_needed
 from games.live.socket_limits import sockets
-from games.tables import boards, presence
+from games.tables import boards, chat, presence
 from games.tables.access import may_see
 from games.tables.models import Table
 from games.tables.presence import NOT_ALLOWED, NOT_LOGGED_IN, TOO_MANY_SOCKETS
@@ -70,6 +72,17 @@ def _version_if_visible(user, table_id: int) -> int | None:
 
 
 _push_for = database_sync_to_async(boards.push_for)
+
+
+@database_sync_to_async
+def _chat_line(user, table_id: int, message_id: int, language: str) -> str | None:
+    """The message as this user's page shows it, if they may read it (never one who
+    muted the chat, a spectator the creator keeps out, or a stranger)."""
+    with translation.override(language):
+        line = chat.message_for(user, table_id, message_id)
+        if line is None:
+            return None
+        return render_to_string("games/table/chat_line.html", {"line": line})
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):
@@ -191,6 +204,19 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if pushed.board is not None:
             self.shown = max(self.shown, pushed.version)
         await self.send(text_data=pushed.message(presence=presence))
+
+    async def chat_changed(self, event) -> None:
+        """A chat message: this page gets it rendered for its user, if they may read it
+        (``{"chat": html, "message": id}``); the chat's settings changed (no message):
+        ``{"chat": "reload"}``, and the page fetches its chat panel again (which says,
+        for this user, what is allowed now). Nothing else of the table is read."""
+        message_id = event.get("message")
+        if message_id is None:
+            await self.send_json({"table": self.table_id, "chat": "reload"})
+            return
+        html = await _chat_line(self.scope["user"], self.table_id, message_id, self.viewer.language)
+        if html is not None:
+            await self.send_json({"table": self.table_id, "chat": html, "message": message_id})
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):

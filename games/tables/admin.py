@@ -17,7 +17,17 @@ from django.utils.translation import gettext_lazy as _
 
 from belote_site.admin import SafeInputAdmin
 from games.tables import service
-from games.tables.models import FORFEIT_AFTER, Action, Game, Hand, Invitation, Seat, Table, Trick
+from games.tables.models import (
+    FORFEIT_AFTER,
+    Action,
+    ChatMessage,
+    Game,
+    Hand,
+    Invitation,
+    Seat,
+    Table,
+    Trick,
+)
 
 
 class ReadOnlyAdmin(SafeInputAdmin, admin.ModelAdmin):
@@ -274,3 +284,14 @@ class ActionAdmin(ReadOnlyAdmin):
     list_filter = ["source", "kind"]
     search_fields = ["table__id"]
     list_select_related = ["table"]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """A table's chat, read-only: what support reads when a player reports a message."""
+
+    list_display = ["sent_at", "table", "author", "kind", "phase", "text"]
+    list_filter = ["kind", "phase"]
+    search_fields = ["table__id", "author__username"]
+    list_select_related = ["table", "author"]
+    raw_id_fields = ["table", "author", "game", "hand"]

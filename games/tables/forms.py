@@ -27,6 +27,7 @@ from games.tables.models import (
     LIVE_MOVE_SECONDS,
     SEAT_CHOICES,
     BotLevel,
+    ChatSpectators,
     Pace,
     TimeoutPolicy,
 )
@@ -221,6 +222,29 @@ class TableForm(forms.Form):
                 _("Choisissez un temps entre %(low)s et %(high)s.") % {"low": low, "high": high},
             )
 
+    # The table's chat (games/tables/chat.py), which the creator may change later.
+    chat_enabled = forms.BooleanField(
+        label=_("Discussion ouverte"),
+        help_text=_("Pendant une donne, seules des réactions toutes faites peuvent être envoyées."),
+        required=False,
+        initial=True,
+    )
+    chat_spectators = forms.ChoiceField(
+        label=_("Les spectateurs et la discussion"),
+        choices=ChatSpectators.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        initial=ChatSpectators.NONE,
+    )
+
+    def chat_kwargs(self) -> dict[str, Any]:
+        """The arguments of ``chat.set_settings`` (the form must be valid)."""
+        data = self.cleaned_data
+        return {
+            "enabled": data["chat_enabled"],
+            "spectators": data["chat_spectators"] or ChatSpectators.NONE,
+        }
+
     def table_kwargs(self) -> dict[str, Any]:
         """The arguments of ``lobby.create_private_table`` (the form must be valid)."""
         data = self.cleaned_data
@@ -279,6 +303,25 @@ class OpenTablesFilter(forms.Form):
         self.is_valid()
         data = getattr(self, "cleaned_data", {})
         return {name: data.get(name) or "" for name in ("preset", "pace")}
+
+
+class ChatForm(forms.Form):
+    """A chat message: free text, or one of the reactions (games/tables/chat.py checks
+    both, and which is allowed now)."""
+
+    text = forms.CharField(label=_("Message"), required=False, strip=False, max_length=1000)
+    reaction = forms.CharField(required=False, max_length=16)
+
+
+class ChatMuteForm(forms.Form):
+    muted = forms.BooleanField(required=False)
+
+
+class ChatSettingsForm(forms.Form):
+    enabled = forms.BooleanField(label=_("Discussion ouverte"), required=False)
+    spectators = forms.ChoiceField(
+        label=_("Spectateurs"), choices=ChatSpectators.choices, widget=forms.RadioSelect
+    )
 
 
 class PlayForm(forms.Form):

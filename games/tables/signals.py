@@ -36,3 +36,8 @@ open_tables_changed = Signal()
 # The sweep closed an open table that waited too long for its players (``table_id``,
 # ``version``, ``user_ids``: the players seated at it). Heard by the notifications.
 open_table_closed = Signal()
+# A table's chat changed, never its game: a message was sent (``message_id``), or its
+# settings changed (``message_id`` None: each page reads its chat again). Heard by the
+# broadcast to the table's pages (on commit), which carries no text: each page's
+# consumer reads the message for its own user, if they may read it.
+chat_changed = Signal()

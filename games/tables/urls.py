@@ -10,7 +10,7 @@ back from the cache after logging out.
 from django.urls import path
 from django.views.decorators.cache import never_cache
 
-from games.tables import views
+from games.tables import chat_views, views
 
 app_name = "games"
 
@@ -39,6 +39,10 @@ urlpatterns = [
     table_path("spectateurs/", views.table_spectators, "spectators"),
     table_path("ouverte/", views.table_set_open, "set_open"),
     table_path("plateau/", views.table_board_fragment, "board"),
+    table_path("discussion/", chat_views.table_chat, "chat"),
+    table_path("discussion/envoyer/", chat_views.table_chat_send, "chat_send"),
+    table_path("discussion/sourdine/", chat_views.table_chat_mute, "chat_mute"),
+    table_path("discussion/reglages/", chat_views.table_chat_settings, "chat_settings"),
     table_path("jouer/", views.table_play, "play"),
     table_path("reprendre/", views.table_take_back, "take_back"),
     table_path("donnes/<int:game_number>/<int:hand_number>/", views.hand_history, "hand"),

@@ -18,6 +18,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -28,7 +29,18 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from belote_site import htmx
 from games import rules as engine
-from games.tables import boards, lobby, open_tables, pages, quickplay, records, service, signals
+from games.tables import (
+    boards,
+    chat,
+    chat_views,
+    lobby,
+    open_tables,
+    pages,
+    quickplay,
+    records,
+    service,
+    signals,
+)
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN
 from games.tables.catalogue import PRESET_LABELS
@@ -158,7 +170,9 @@ def table_create(request: HttpRequest) -> HttpResponse:
     error = None
     if form.is_valid():
         try:
-            table = lobby.create_private_table(created_by=request.user, **form.table_kwargs())
+            with transaction.atomic():
+                table = lobby.create_private_table(created_by=request.user, **form.table_kwargs())
+                chat.set_settings(table=table, by=request.user, **form.chat_kwargs())
         except ServiceError as refused:
             error = refused
         else:
@@ -217,8 +231,10 @@ def table_detail(request: HttpRequest, table_id: int) -> HttpResponse:
         table = pages.watchable_table(request, table_id)
     _note_dismissed_summary(request, table)
     signals.table_opened.send(sender=Table, user_id=request.user.pk, table_id=table.pk)
-    template = "games/table/table.html" if request.htmx else "games/table.html"
-    return render(request, template, pages.table_context(request, table))
+    if request.htmx:
+        return render(request, "games/table/table.html", pages.table_context(request, table))
+    context = {**chat_views.chat_context(request, table), **pages.table_context(request, table)}
+    return render(request, "games/table.html", context)
 
 
 @login_required
@@ -312,6 +328,9 @@ def hand_history(
         "deck_text": " ".join(hand.deck_list),
         "preset_label": PRESET_LABELS[table.preset],
         "page_url": request.path,
+        "chat_lines": (
+            chat.hand_lines(hand, request.user) if chat.rights(request.user, table).read else None
+        ),
     }
     template = "games/hand_history.html#replay" if request.htmx else "games/hand_history.html"
     return render(request, template, context)
@@ -597,7 +616,10 @@ def _page(request: HttpRequest, table: Table, fragment: str) -> htmx.Page:
 
     def context(**extra) -> dict:
         table.refresh_from_db()
-        return pages.table_context(request, table, **extra)
+        context = pages.table_context(request, table, **extra)
+        if not request.htmx:  # the whole page, its chat included
+            context = {**chat_views.chat_context(request, table), **context}
+        return context
 
     url = reverse("games:table", args=[table.pk])
     return htmx.Page("games/table.html", fragment, context, url, f"games/table/{fragment}.html")

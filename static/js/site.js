@@ -1,7 +1,7 @@
 /* The site-wide JavaScript (the CSP forbids inline code, so it lives here), loaded on
  * every page by base.html with <script src defer>: what htmx does not tell.
  *
- * A refused action answers its own fragment with its message (400, 403, 409, 422:
+ * A refused action answers its own fragment with its message (400, 403, 409, 422, 429:
  * swapped in like a success, see base.html's htmx-config). Anything else is not ours to
  * swap: a 404 or a 5xx, one of the site's error pages (they carry data-error-page: a CSRF
  * failure, a 403), the login page after an expired session, a network failure. Nothing is
@@ -142,7 +142,7 @@
       if (xhr.beloteSeen || (target && document.contains(target))) {
         return;
       }
-      var kind = problemFor(xhr, /^(400|403|409|422)$/.test(String(xhr.status)));
+      var kind = problemFor(xhr, /^(400|403|409|422|429)$/.test(String(xhr.status)));
       if (kind) {
         tell(kind);
       } else {

@@ -236,6 +236,11 @@
     } catch (error) {
       return;
     }
+    if (data.chat) {
+      // The table's chat (static/js/chat.js): never a board, never a version.
+      document.dispatchEvent(new CustomEvent("belote:chat", { detail: data }));
+      return;
+    }
     if (typeof data.version === "number") {
       heard = Math.max(heard, data.version);
       if (typeof data.html === "string") {
@@ -286,6 +291,7 @@
         status.clear(false);
       }
       askVersion();
+      document.dispatchEvent(new CustomEvent("belote:chat", { detail: { chat: "reload" } }));
       clearInterval(heartbeatTimer);
       if (HEARTBEAT_MS > 0) {
         heartbeatTimer = setInterval(askVersion, HEARTBEAT_MS);
@@ -347,6 +353,10 @@
     var xhr = event.detail.xhr;
     if (!xhr || loading) {
       return; // our own refetch
+    }
+    var elt = event.detail.elt;
+    if (elt && elt.closest && elt.closest("#chat")) {
+      return; // the chat (static/js/chat.js) never holds the board back
     }
     pending += 1;
     xhr.addEventListener("loadend", function () {

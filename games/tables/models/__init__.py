@@ -1,9 +1,11 @@
 """The models of a table's life, in the Django app ``games``: ``table`` (the table, its
 seats, invitations and visits) and ``play`` (games, hands, tricks, the action log)."""
 
+from games.tables.models.chat import MAX_CHAT_CHARS, ChatMessage, ChatMute
 from games.tables.models.play import Action, Game, Hand, Trick
 from games.tables.models.table import (
     ASYNC_MOVE_SECONDS,
+    CHAT_FIELDS,
     FORFEIT_AFTER,
     LIVE_MOVE_SECONDS,
     PRESET_CHOICES,
@@ -12,6 +14,7 @@ from games.tables.models.table import (
     SHOWN_USER_FIELDS,
     TEAM_CHOICES,
     BotLevel,
+    ChatSpectators,
     Invitation,
     InvitationVia,
     Pace,
@@ -27,7 +30,9 @@ from games.tables.models.table import (
 __all__ = [
     "ASYNC_MOVE_SECONDS",
     "FORFEIT_AFTER",
+    "CHAT_FIELDS",
     "LIVE_MOVE_SECONDS",
+    "MAX_CHAT_CHARS",
     "PRESET_CHOICES",
     "PRESET_LABELS",
     "SEAT_CHOICES",
@@ -35,6 +40,9 @@ __all__ = [
     "TEAM_CHOICES",
     "Action",
     "BotLevel",
+    "ChatMessage",
+    "ChatMute",
+    "ChatSpectators",
     "Game",
     "Hand",
     "Invitation",

@@ -65,6 +65,19 @@ class TimeoutPolicy(models.TextChoices):
 FORFEIT_AFTER = (1, 10)
 
 
+class ChatSpectators(models.TextChoices):
+    """What the spectators of a table may do with its chat (games/tables/chat.py)."""
+
+    NONE = "none", _("Pas de discussion pour les spectateurs")
+    READ = "read", _("Les spectateurs lisent la discussion")
+    WRITE = "write", _("Les spectateurs lisent et écrivent")
+
+
+# Written only by games/tables/chat.py (a queryset update, no table lock): a move's save,
+# which read the table before, never writes an older value back (``Table.save``).
+CHAT_FIELDS = frozenset({"chat_enabled", "chat_spectators"})
+
+
 class TableStatus(models.TextChoices):
     LOBBY = "lobby", _("En attente de joueurs")
     PLAYING = "playing", _("En cours")
@@ -131,6 +144,14 @@ class Table(models.Model):
         default=BotLevel.HEURISTIC,
     )
     allow_spectators = models.BooleanField(_("spectateurs admis"), default=False)
+    # The table's chat (games/tables/chat.py): on or off, and what its spectators may do.
+    chat_enabled = models.BooleanField(_("discussion ouverte"), default=True)
+    chat_spectators = models.CharField(
+        _("discussion des spectateurs"),
+        max_length=5,
+        choices=ChatSpectators.choices,
+        default=ChatSpectators.NONE,
+    )
     # A club-only table: the club's members may see it and sit at it without invitation.
     club = models.ForeignKey(
         "accounts.Club",
@@ -186,6 +207,10 @@ class Table(models.Model):
                 name="table_timeout_policy_known",
             ),
             models.CheckConstraint(
+                condition=Q(chat_spectators__in=ChatSpectators.values),
+                name="table_chat_spectators_known",
+            ),
+            models.CheckConstraint(
                 condition=Q(is_open=False) | Q(opened_at__isnull=False),
                 name="table_open_since_known",
             ),
@@ -203,7 +228,8 @@ class Table(models.Model):
         return _("Table %(id)s (%(preset)s)") % {"id": self.pk, "preset": self.get_preset_display()}
 
     def save(self, **kwargs) -> None:
-        """Every field but ``seats_version``, which only ``seats_changed`` moves."""
+        """Every field but ``seats_version``, which only ``seats_changed`` moves, and the
+        chat's settings, which only games/tables/chat.py writes (``CHAT_FIELDS``)."""
         if not self._state.adding and kwargs.get("update_fields") is None:
             deferred = self.get_deferred_fields()
             kwargs["update_fields"] = [
@@ -211,6 +237,7 @@ class Table(models.Model):
                 for field in self._meta.concrete_fields
                 if not field.primary_key
                 and field.name != "seats_version"
+                and field.name not in CHAT_FIELDS
                 and field.attname not in deferred
             ]
         super().save(**kwargs)

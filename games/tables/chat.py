@@ -1,0 +1,285 @@
+"""A table's chat: who may read and write it, what may be sent when, and the writes.
+
+Seated players (and the table's creator) talk; the other people who may see the table
+(spectators, club members, invitees without a seat) read it, or also write, only if the
+creator allows it (``Table.chat_spectators``). The creator may turn the chat off
+(``Table.chat_enabled``); each user may mute a table's chat for themselves
+(``ChatMute``): nothing of it then reaches them.
+
+While a hand is being played (from its deal to its last trick: the bidding and the card
+play) only the fixed ``REACTIONS`` are accepted, so that partners cannot tell each other
+their cards; free text is open when no hand is in play (the lobby, a finished or
+abandoned game). A message is at most ``MAX_CHAT_CHARS`` characters once stripped, never
+empty, without invisible or control characters; it is stored as written and escaped
+where shown. Each user sends at most the ``table_chat`` rate (``ACCOUNT_RATE_LIMITS``,
+allauth's limiter, counted in the shared cache) at a table: the view checks it.
+
+Nothing here takes the table's lock or moves its version: a chat message never delays a
+move, and a move sent at version N stays valid. The pages hear of a message through
+``signals.chat_changed`` (the broadcast, on commit).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
+from accounts.names import BLANK_LETTERS, REFUSED_CATEGORIES
+from games.tables import signals
+from games.tables.access import may_see
+from games.tables.models import (
+    MAX_CHAT_CHARS,
+    ChatMessage,
+    ChatMute,
+    ChatSpectators,
+    Table,
+)
+from games.tables.seats import table_seats
+from games.tables.writes import ServiceError
+
+# The reactions that may be sent during a hand: key (stored) -> words (French first).
+REACTIONS = {
+    "well_played": pgettext_lazy("chat reaction", "Bien joué !"),
+    "bravo": pgettext_lazy("chat reaction", "Bravo partenaire"),
+    "oops": pgettext_lazy("chat reaction", "Oups"),
+    "thanks": pgettext_lazy("chat reaction", "Merci"),
+    "sorry": pgettext_lazy("chat reaction", "Désolé·e"),
+    "hello": pgettext_lazy("chat reaction", "Bonjour !"),
+    "gg": pgettext_lazy("chat reaction", "Bien vu !"),
+    "bye": pgettext_lazy("chat reaction", "À bientôt"),
+}
+
+# How many recent messages a page shows when it opens (the older ones stay stored).
+RECENT = 50
+
+PHASE_WORDS = {
+    ChatMessage.Phase.BIDDING: gettext_lazy("pendant les enchères"),
+    ChatMessage.Phase.PLAY: gettext_lazy("pendant le jeu"),
+}
+
+
+class ChatRefused(ServiceError):
+    """A message or a setting refused: its status and message for the answer."""
+
+
+@dataclass(frozen=True)
+class Rights:
+    """What ``user`` may do with a table's chat, now."""
+
+    read: bool  # messages reach them (live and on the page)
+    write: bool  # they may send
+    muted: bool  # they muted it (they may unmute)
+    manage: bool  # the creator: the chat's settings
+    player: bool  # seated or creator (else a spectator)
+    enabled: bool  # the chat is on
+    spectators_read: bool = False  # spectators may read it
+
+    @property
+    def shown(self) -> bool:
+        """Whether the page shows the chat at all."""
+        return self.manage or (self.enabled and (self.player or self.spectators_read))
+
+
+def rights(user, table: Table) -> Rights:
+    """The chat rights of ``user`` at ``table`` (a user who may not see the table has
+    none: a stranger never reads a word of it)."""
+    nothing = Rights(False, False, False, False, False, table.chat_enabled)
+    if not may_see(user, table):
+        return nothing
+    seats = table_seats(table) if table.status != Table.Status.LOBBY else table.seats.all()
+    player = table.created_by_id == user.pk or any(s.user_id == user.pk for s in seats)
+    spectators = table.chat_spectators
+    may_read = table.chat_enabled and (player or spectators != ChatSpectators.NONE)
+    may_write = table.chat_enabled and (player or spectators == ChatSpectators.WRITE)
+    muted = may_read and ChatMute.objects.filter(table=table, user=user).exists()
+    return Rights(
+        read=may_read and not muted,
+        write=may_write and not muted,
+        muted=muted,
+        manage=table.created_by_id == user.pk,
+        player=player,
+        enabled=table.chat_enabled,
+        spectators_read=spectators != ChatSpectators.NONE,
+    )
+
+
+def phase_of(table: Table) -> str:
+    """When a message sent now is sent: during a hand (its bidding or its play), or not."""
+    if table.status == Table.Status.LOBBY or table.current_hand_id is None:
+        return ChatMessage.Phase.LOBBY
+    hand = table.current_hand
+    if table.status != Table.Status.PLAYING or hand.is_over:
+        return ChatMessage.Phase.OVER
+    return ChatMessage.Phase.PLAY if hand.contract else ChatMessage.Phase.BIDDING
+
+
+def in_hand(phase: str) -> bool:
+    return phase in (ChatMessage.Phase.BIDDING, ChatMessage.Phase.PLAY)
+
+
+def clean_text(text: str) -> str:
+    """The free text as it will be stored, or ``ChatRefused`` (422) saying why."""
+    text = (text or "").strip()
+    if not text:
+        raise ChatRefused("chat_empty", _("Écrivez un message."))
+    if len(text) > MAX_CHAT_CHARS:
+        raise ChatRefused(
+            "chat_too_long",
+            _("Un message fait au plus %(n)s caractères.") % {"n": MAX_CHAT_CHARS},
+        )
+    # One line; control, format, private-use... characters hide or disguise text, as in
+    # a display name (accounts/names.py).
+    refused = [
+        char
+        for char in dict.fromkeys(text)
+        if char in BLANK_LETTERS or unicodedata.category(char) in REFUSED_CATEGORIES
+    ]
+    if refused:
+        raise ChatRefused(
+            "chat_hidden_characters",
+            _("Ce message contient des caractères invisibles ou de contrôle : %(chars)s.")
+            % {"chars": ", ".join(f"U+{ord(char):04X}" for char in refused)},
+        )
+    return text
+
+
+def check_send(*, table: Table, user, text: str = "", reaction: str = "") -> tuple[str, str]:
+    """What would be stored for this message, ``(kind, text)``, or ``ChatRefused``."""
+    allowed = rights(user, table)
+    if not may_see(user, table):
+        raise ChatRefused("not_found", _("Cette table n'existe pas."), 404)
+    if not allowed.enabled:
+        raise ChatRefused("chat_off", _("La discussion de cette table est fermée."), 403)
+    if allowed.muted:
+        raise ChatRefused(
+            "chat_muted", _("Vous avez coupé la discussion : réactivez-la pour écrire."), 403
+        )
+    if not allowed.write:
+        raise ChatRefused("chat_read_only", _("Les spectateurs ne peuvent pas écrire ici."), 403)
+    if reaction:
+        if reaction not in REACTIONS:
+            raise ChatRefused("chat_unknown_reaction", _("Cette réaction n'existe pas."))
+        with translation.override("fr"):  # stored in the words it was sent with
+            return ChatMessage.Kind.REACTION, str(REACTIONS[reaction])
+    if in_hand(phase_of(table)):
+        raise ChatRefused(
+            "chat_reactions_only",
+            _("Pendant une donne, seules les réactions proposées peuvent être envoyées."),
+            409,
+        )
+    return ChatMessage.Kind.TEXT, clean_text(text)
+
+
+def send(*, table: Table, user, text: str = "", reaction: str = "") -> ChatMessage:
+    """Store a message (after ``check_send``) and tell the table's pages once committed.
+
+    No table lock, no version: the table was read without a lock, and a move made
+    meanwhile changes only the phase the message is recorded in (a reaction is fine in
+    any phase; free text refused at the check was refused against a table at most as old
+    as the page's)."""
+    kind, words = check_send(table=table, user=user, text=text, reaction=reaction)
+    hand = table.current_hand if table.current_hand_id is not None else None
+    with transaction.atomic():
+        message = ChatMessage.objects.create(
+            table=table,
+            author=user,
+            kind=kind,
+            reaction=reaction if kind == ChatMessage.Kind.REACTION else "",
+            text=words,
+            phase=phase_of(table),
+            game_id=hand.game_id if hand is not None else None,
+            hand=hand,
+        )
+        signals.chat_changed.send(sender=ChatMessage, table_id=table.pk, message_id=message.pk)
+    return message
+
+
+def set_muted(*, table: Table, user, muted: bool) -> None:
+    """Mute (or unmute) the table's chat for ``user`` alone."""
+    if not may_see(user, table):
+        raise ChatRefused("not_found", _("Cette table n'existe pas."), 404)
+    if muted:
+        ChatMute.objects.get_or_create(table=table, user=user)
+    else:
+        ChatMute.objects.filter(table=table, user=user).delete()
+
+
+def set_settings(*, table: Table, by, enabled: bool, spectators: str) -> None:
+    """The creator turns the chat on or off and says what spectators may do with it."""
+    if not may_see(by, table):
+        raise ChatRefused("not_found", _("Cette table n'existe pas."), 404)
+    if table.created_by_id != by.pk:
+        raise ChatRefused(
+            "not_creator", _("Seul·e la personne qui a créé la table règle sa discussion."), 403
+        )
+    if spectators not in ChatSpectators.values:
+        raise ChatRefused("bad_choice", _("Ce choix n'existe pas."))
+    with transaction.atomic():
+        Table.objects.filter(pk=table.pk).update(
+            chat_enabled=bool(enabled), chat_spectators=spectators
+        )
+        table.chat_enabled, table.chat_spectators = bool(enabled), spectators
+        signals.chat_changed.send(sender=ChatMessage, table_id=table.pk, message_id=None)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One message as a page shows it (the template escapes ``text``)."""
+
+    id: int
+    author: str
+    text: str
+    reaction: bool
+    mine: bool
+    sent_at: object
+    phase: str
+
+
+def line_of(message: ChatMessage, user) -> Line:
+    author = message.author
+    name = (author.display_name or author.username) if author is not None else _("ancien compte")
+    if message.kind == ChatMessage.Kind.REACTION and message.reaction in REACTIONS:
+        words = str(REACTIONS[message.reaction])
+    else:
+        words = message.text
+    return Line(
+        id=message.pk,
+        author=name,
+        text=words,
+        reaction=message.kind == ChatMessage.Kind.REACTION,
+        mine=user is not None and message.author_id == user.pk,
+        sent_at=message.sent_at,
+        phase=str(PHASE_WORDS.get(message.phase, "")),
+    )
+
+
+def recent_lines(table: Table, user, *, limit: int = RECENT) -> list[Line]:
+    """The last ``limit`` messages, oldest first (only call once ``rights`` lets read)."""
+    messages = list(
+        ChatMessage.objects.filter(table=table).select_related("author").order_by("-id")[:limit]
+    )
+    return [line_of(message, user) for message in reversed(messages)]
+
+
+def hand_lines(hand, user) -> list[Line]:
+    """The messages sent during ``hand`` (the hand history)."""
+    messages = ChatMessage.objects.filter(hand=hand).select_related("author").order_by("id")
+    return [line_of(message, user) for message in messages]
+
+
+def message_for(user, table_id: int, message_id: int) -> Line | None:
+    """The message as ``user``'s page shows it, if they may read it now; else None."""
+    table = Table.objects.select_related("current_hand").filter(pk=table_id).first()
+    if table is None or not rights(user, table).read:
+        return None
+    message = (
+        ChatMessage.objects.select_related("author")
+        .filter(pk=message_id, table_id=table_id)
+        .first()
+    )
+    return line_of(message, user) if message is not None else None

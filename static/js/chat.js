@@ -1,0 +1,101 @@
+/* The table's chat (templates/games/table/chat.html), beside the live table page.
+ *
+ * static/js/table.js owns the socket and hands this file every chat message it brings
+ * ("belote:chat"): {chat: html} is one message already rendered for this user by the
+ * server (escaped there), appended to the log; {chat: "reload"} (the settings changed,
+ * or the socket (re)connected and may have missed some) fetches the panel again. While
+ * the drawer is closed, the "Discussion" button counts the unread messages. The forms
+ * are plain htmx forms; after a send the field is emptied and keeps the focus.
+ */
+(function () {
+  "use strict";
+
+  var unread = 0;
+
+  function drawer() {
+    return document.getElementById("chat");
+  }
+
+  function showUnread() {
+    var badge = document.querySelector("[data-chat-unread]");
+    if (!badge) {
+      return;
+    }
+    badge.textContent = unread > 0 ? String(unread) : "";
+    badge.hidden = unread === 0;
+  }
+
+  function scrollDown() {
+    var log = document.getElementById("chat-log");
+    if (log) {
+      log.scrollTop = log.scrollHeight;
+    }
+  }
+
+  function reload() {
+    var panel = document.getElementById("chat-panel");
+    if (!panel || !window.htmx) {
+      return;
+    }
+    var field = document.getElementById("chat-text");
+    if (field && document.activeElement === field && field.value) {
+      return; // someone is typing: the next message brings the news
+    }
+    htmx.ajax("GET", panel.dataset.chatUrl, { target: "#chat-panel", swap: "outerHTML" });
+  }
+
+  function append(html, id) {
+    var log = document.getElementById("chat-log");
+    if (!log || log.querySelector('[data-message="' + id + '"]')) {
+      return;
+    }
+    var empty = log.querySelector(".chat-empty");
+    if (empty) {
+      empty.remove();
+    }
+    var holder = document.createElement("ol");
+    holder.innerHTML = html; // rendered and escaped by the server for this user
+    while (holder.firstElementChild) {
+      log.appendChild(holder.firstElementChild);
+    }
+    scrollDown();
+    if (drawer() && !drawer().open) {
+      unread += 1;
+      showUnread();
+    }
+  }
+
+  document.addEventListener("belote:chat", function (event) {
+    var data = event.detail || {};
+    if (data.chat === "reload") {
+      reload();
+    } else if (typeof data.chat === "string") {
+      append(data.chat, data.message);
+    }
+  });
+
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      if (event.target === drawer() && drawer().open) {
+        unread = 0;
+        showUnread();
+        scrollDown();
+      }
+    },
+    true
+  );
+
+  if (window.htmx) {
+    htmx.onLoad(function (element) {
+      if (element.id === "chat-panel") {
+        scrollDown();
+        var field = document.getElementById("chat-text");
+        if (field && drawer() && drawer().open && element.querySelector(".notice-error") === null) {
+          field.focus();
+        }
+      }
+    });
+  }
+  scrollDown();
+})();
