@@ -228,4 +228,4 @@ def test_every_page_has_the_status_area_and_the_script_for_htmx_failures(client)
     assert "Cette page n'existe plus." in area
     assert "rechargez-la pour continuer" in area
     # A refused action (its fragment and message) is swapped; other errors are not.
-    assert '{"code": "^(400|403|409|422)$", "swap": true, "error": false}' in html
+    assert '{"code": "^(400|403|409|422|429)$", "swap": true, "error": false}' in html
