@@ -214,6 +214,16 @@
       pushed = null;
       return false;
     }
+    if (
+      board.version === shownVersion(root) &&
+      !root.querySelector("#hand-summary") &&
+      board.html.indexOf('id="hand-summary"') !== -1
+    ) {
+      // Rendered before "Donne suivante" reached the session (a presence change, same
+      // version): it would bring back the summary the player closed. Fetch it afresh.
+      pushed = null;
+      return false;
+    }
     var wait = holdUntil - Date.now();
     if (wait > 0) {
       // A finished trick is still going to its winner: this board comes right after.
