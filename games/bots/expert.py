@@ -229,10 +229,14 @@ def sampled_state(state: HandState, hands) -> HandState:
         sum(1 << t for t in suits if h >> (t * 8 + KING) & 1 and h >> (t * 8 + QUEEN) & 1)
         for h in originals
     )
-    announces = state.announces
+    announces, declared = state.announces, state.declared
     if state.rules.announces != "off":
         announces = tuple(find_announces(h) for h in originals)
-    return state._replace(hands=tuple(hands), deck=None, belotes=belotes, announces=announces)
+    if state.rules.announces == "auto":  # declared for every seat holding one
+        declared = sum(1 << seat for seat in range(4) if announces[seat])
+    return state._replace(
+        hands=tuple(hands), deck=None, belotes=belotes, announces=announces, declared=declared
+    )
 
 
 # ---------------------------------------------------------------------------------------
