@@ -41,8 +41,8 @@ __all__ = ["DEFAULT_BUDGET", "Budget", "Seen", "expert_action", "sample_hands", 
 
 @dataclass(frozen=True)
 class Budget:
-    samples: int = 16  # deals drawn for a card decision
-    bid_samples: int = 20  # deals drawn for each contract weighed when bidding
+    samples: int = 24  # deals drawn for a card decision
+    bid_samples: int = 32  # deals drawn for each contract weighed when bidding
     exact_tricks: int = 3  # from this many tricks left, the play is solved exactly
     tries: int = 40  # draws per sample before a deal that breaks a soft rule is kept
 
