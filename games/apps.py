@@ -12,6 +12,16 @@ class GamesConfig(AppConfig):
         # id__in=[2**63] matches nothing instead of failing on SQLite (a 500 in the admin).
         lookups.register()
         listen()
+        expert_budget()
+
+
+def expert_budget() -> None:
+    """The expert bot's budget from ``settings.BELOTE_EXPERT_BUDGET``."""
+    from django.conf import settings
+
+    from games.bots import expert
+
+    expert.configure(expert.Budget(**getattr(settings, "BELOTE_EXPERT_BUDGET", {})))
 
 
 def listen() -> None:

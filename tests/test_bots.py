@@ -8,8 +8,21 @@ import random
 
 import pytest
 
-from games.bots import BOT_LEVELS, choose_action, knowledge_of
-from games.rules import DONE, PRESETS, SEATS, apply, code_of, deal, legal_actions, score
+from games.bots import BOT_LEVELS, choose_action, expert, knowledge_of
+from games.rules import (
+    DONE,
+    PRESETS,
+    SEATS,
+    apply,
+    code_of,
+    deal,
+    legal_actions,
+    new_game,
+    record_hand,
+    score,
+    start_hand,
+    view,
+)
 from games.rules.actions import PASS, TAKE
 from games.rules.cards import cards_of, mask_of
 from tests.rules.builders import dealt, playing, seat
@@ -67,6 +80,15 @@ def self_play(rules, seed: int, levels: tuple[str, str, str, str], check=None):
 # Always legal, deterministic
 
 
+@pytest.fixture
+def small_expert():
+    """The expert at a small budget, so that tests play whole games quickly."""
+    before = expert.current_budget()
+    expert.configure(expert.Budget(samples=3, bid_samples=2, exact_tricks=2))
+    yield
+    expert.configure(before)
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_both_levels_always_choose_a_legal_action(preset):
     def check(state, action):
@@ -85,7 +107,7 @@ def test_the_heuristic_reads_the_same_legal_actions_as_the_engine():
         self_play(PRESETS["moderne"], seed, ("heuristic",) * 4, check)
 
 
-def test_a_seeded_hand_replays_identically():
+def test_a_seeded_hand_replays_identically(small_expert):
     for level in BOT_LEVELS:
         first = self_play(CLASSIQUE, 7, (level,) * 4)
         again = self_play(CLASSIQUE, 7, (level,) * 4)
@@ -95,7 +117,7 @@ def test_a_seeded_hand_replays_identically():
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError):
         choose_action(
-            first_speaker("classique", "JH 9H AS 7D 8C", "TH"), "expert", random.Random(0)
+            first_speaker("classique", "JH 9H AS 7D 8C", "TH"), "grandmaster", random.Random(0)
         )
 
 
@@ -150,6 +172,71 @@ def test_the_heuristic_never_reads_the_other_hands(preset, hide):
     for seed in range(15):
         self_play(PRESETS[preset], seed, ("heuristic",) * 4, check)
     assert checked > 300
+
+
+def unseen_cards_dealt_again(state, rng: random.Random):
+    """The other seats' cards dealt again among them, keeping what the seat to act knows:
+    the counts, the suits each showed it lacks and the turned card with the taker. None
+    when no such deal turns up."""
+    k = knowledge_of(state)
+    others = [s for s in range(4) if s != state.turn]
+    turned = state.turned if state.phase != "bidding" and state.taker != state.turn else -1
+    fixed = {state.taker: turned} if turned >= 0 and state.hands[state.taker] >> turned & 1 else {}
+    unseen = [c for s in others for c in cards_of(state.hands[s]) if c not in fixed.values()]
+    for _ in range(200):
+        rng.shuffle(unseen)
+        hands = list(state.hands)
+        at = 0
+        for s in others:
+            mine = [fixed[s]] if s in fixed else []
+            n = state.hands[s].bit_count() - len(mine)
+            hands[s] = mask_of(mine + unseen[at : at + n])
+            at += n
+        if all(not any(k.voids[s] >> (c >> 3) & 1 for c in cards_of(hands[s])) for s in others):
+            return state._replace(hands=tuple(hands), deck=None)
+    return None
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_expert_never_reads_the_other_hands(preset, small_expert):
+    """Another deal of the hidden cards that the seat cannot tell apart (same view) gives
+    the same decision, bidding and play."""
+    rng = random.Random(preset)
+    checked = 0
+
+    def check(state, action):
+        nonlocal checked
+        other = unseen_cards_dealt_again(state, rng)
+        if other is None:
+            return
+        assert view(other, state.turn) == view(state, state.turn)
+        assert choose_action(other, "expert", random.Random(5)) == choose_action(
+            state, "expert", random.Random(5)
+        )
+        checked += 1
+
+    for seed in range(2):
+        self_play(PRESETS[preset], seed, ("expert", "heuristic") * 2, check)
+    assert checked > 20
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_expert_plays_a_whole_game_in_every_preset(preset, small_expert):
+    rules = PRESETS[preset]
+    rng = random.Random(f"game {preset}")
+    game = new_game(rules, 0)
+    levels = ("expert", "heuristic") * 2
+    while not game.over:
+        deck = list(range(32))
+        rng.shuffle(deck)
+        state = start_hand(game, deck)
+        while state.phase != DONE:
+            action = choose_action(state, levels[state.turn], rng)
+            assert action in legal_actions(state)
+            state = apply(state, action)
+        game = record_hand(game, state)
+        assert len(game.hands) < 60
+    assert game.winner in (0, 1)
 
 
 # ---------------------------------------------------------------------------------------

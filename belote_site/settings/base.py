@@ -336,6 +336,10 @@ BOT_DELAY_SECONDS = 1
 LIVE_GRACE_SECONDS = 60
 SWEEP_SECONDS = 60
 BOT_STALL_SECONDS = 10
+# The expert bot's budget per decision (games/bots/expert.py ``Budget``): deals drawn for a
+# card, deals drawn for each contract it weighs when bidding, tricks left from which it
+# solves the play exactly. README "Bots" gives its speed at these values.
+BELOTE_EXPERT_BUDGET = {"samples": 24, "bid_samples": 32, "exact_tricks": 3}
 # A live table in play that no seated player has had open for LIVE_ABANDON_AFTER_SECONDS
 # (paused meanwhile: games/tables/attendance.py) is abandoned, unrated.
 LIVE_ABANDON_AFTER_SECONDS = 24 * 3600

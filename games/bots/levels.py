@@ -8,6 +8,8 @@ seat may know, through ``view`` (``knowledge_of``) or ``legal_actions``.
 
 - ``random``: a uniformly random legal action (depends on the acting seat's cards only).
 - ``heuristic``: the rule-based player of games/bots/heuristic.py; deterministic.
+- ``expert``: the search player of games/bots/expert.py (deals drawn from what the seat
+  knows, each action scored by the hand's score over them); deterministic given its rng.
 
 The bots import the engine only, not Django: the labels are marked for translation here
 (the engine's ``gettext_noop``, read by ``makemessages``) and translated by the model's choices.
@@ -19,6 +21,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from games.bots.expert import expert_action
 from games.bots.heuristic import heuristic_action, knowledge_of
 from games.rules import Action, HandState, legal_actions
 from games.rules.actions import gettext_noop
@@ -50,6 +53,7 @@ LEVELS: tuple[Level, ...] = (
         gettext_noop("robot débutant"),
     ),
     Level("heuristic", gettext_noop("Confirmé"), heuristic, gettext_noop("robot confirmé")),
+    Level("expert", gettext_noop("Expert"), expert_action, gettext_noop("robot expert")),
 )
 BOT_LEVELS = tuple(level.name for level in LEVELS)
 _BY_NAME = {level.name: level for level in LEVELS}

@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from games import rules as engine
 from games.tables import attendance, signals
 from games.tables.clock import clock_deadline, turn_deadline
-from games.tables.models import Action, BotLevel, Game, Hand, Seat, Table, TimeoutPolicy, Trick
+from games.tables.models import Action, Game, Hand, Seat, Table, TimeoutPolicy, Trick
 from games.tables.seats import table_seats
 from games.tables.selectors import remember_state, table_state
 from games.tables.writes import (
@@ -184,7 +184,7 @@ def play_bot_move(
         seat = seats[state.turn]
         if not seat.bot_plays or (not attended and attendance.waits(table, seats)):
             return None
-        action = choose_action(state, seat.bot_level or BotLevel.HEURISTIC, _bot_rng())
+        action = choose_action(state, seat.bot_level or table.bot_level, _bot_rng())
         agent = SeatAgent(state.turn)
         version, bot_next = _apply(table, seats, state.turn, agent, action, state)
         follow_up(table.pk, version, bot_next and notify_bots, clock=table)
@@ -197,7 +197,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
     Only if the table is still at ``version`` with its deadline passed and a human, not on
     vacation, to act (then the deadline moves to the end of the vacation), at a table that
     is not waiting for its players (games/tables/attendance.py). The timeout is
-    counted on the seat; the heuristic bot's move is submitted for the seat with source
+    counted on the seat; the move of the table's bot level is submitted for the seat with source
     "timeout", or, under the "forfeit" policy once the seat reaches ``forfeit_after``
     timeouts, its team loses the game. Safe to run twice or late, like ``play_bot_move``.
     """
@@ -229,7 +229,7 @@ def expire_deadline(table_id: int, version: int) -> Outcome | None:
         if table.timeout_policy == TimeoutPolicy.FORFEIT and seat.timeouts >= table.forfeit_after:
             return _forfeit(table, seat, now)
         state = table_state(table)
-        action = choose_action(state, BotLevel.HEURISTIC, _bot_rng())
+        action = choose_action(state, table.bot_level, _bot_rng())
         return submit(
             table_id=table_id,
             actor=SeatAgent(seat.position, Action.Source.TIMEOUT),
