@@ -21,7 +21,7 @@ How the search stays exact and small:
 - Equivalent cards: two cards of one hand, in one suit, with the same points and no card
   still in play between them in the contract's order, win the same tricks; one is tried.
 
-The engine's own legality rule (``_legal_mask``) decides what may be played, so the
+The engine's own legality rule (``legal_mask``) decides what may be played, so the
 solver follows the table's rules for following, cutting and overtrumping; a differential
 test (tests/test_solver.py) checks the solver's tricks and scores against the engine.
 """
@@ -40,8 +40,7 @@ from games.rules.cards import (
     TA,
     TRUMP_ORDER,
 )
-from games.rules.hand import PLAYING
-from games.rules.hand import _legal_mask as legal_mask
+from games.rules.hand import PLAYING, legal_mask
 from games.rules.options import Rules
 
 __all__ = ["CAPOT", "Solver", "defence_capot_x", "outcome", "score_context"]

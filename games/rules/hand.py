@@ -227,10 +227,10 @@ def legal_cards(state: HandState) -> int:
     """The mask of cards the player to act may play (0 outside the play)."""
     if state.phase != PLAYING:
         return 0
-    return _legal_mask(state.rules, state.contract, state.hands[state.turn], state.trick)
+    return legal_mask(state.rules, state.contract, state.hands[state.turn], state.trick)
 
 
-def _legal_mask(rules: Rules, mode: int, hand: int, trick: tuple[int, ...]) -> int:
+def legal_mask(rules: Rules, mode: int, hand: int, trick: tuple[int, ...]) -> int:
     if not trick:
         return hand
     led = trick[0] >> 3
@@ -333,7 +333,7 @@ def legal_actions(state: HandState) -> list[Action]:
     """What the player to act may do; empty only when the hand is over."""
     phase = state.phase
     if phase == PLAYING:
-        mask = _legal_mask(state.rules, state.contract, state.hands[state.turn], state.trick)
+        mask = legal_mask(state.rules, state.contract, state.hands[state.turn], state.trick)
         out = [
             *_PLAYS_BY_BYTE[0][mask & 0xFF],
             *_PLAYS_BY_BYTE[1][(mask >> 8) & 0xFF],
@@ -391,7 +391,7 @@ def _play(state: HandState, card: int, action: Action) -> HandState:
     if not (0 <= card < 32 and hand >> card & 1):
         raise IllegalAction("card_not_in_hand", gettext_noop("Vous n'avez pas cette carte."))
     rules, mode, trick = state.rules, state.contract, state.trick
-    if trick and not _legal_mask(rules, mode, hand, trick) >> card & 1:
+    if trick and not legal_mask(rules, mode, hand, trick) >> card & 1:
         raise _why_illegal(rules, mode, hand, trick, card)
     s = list(state)
     hands = list(state.hands)

@@ -57,7 +57,7 @@ def test_a_user_sits_once_at_a_table():
 def test_a_bot_level_must_be_known():
     table = make_table()
 
-    refused(lambda: table.seats.filter(position=1).update(bot_level="grandmaster"))
+    refused(lambda: table.seats.filter(position=1).update(bot_level="master"))
 
 
 def test_a_table_status_must_be_known():
