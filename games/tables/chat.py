@@ -215,7 +215,7 @@ def set_settings(*, table: Table, by, enabled: bool, spectators: str) -> None:
         raise ChatRefused("not_found", _("Cette table n'existe pas."), 404)
     if table.created_by_id != by.pk:
         raise ChatRefused(
-            "not_creator", _("Seul·e la personne qui a créé la table règle sa discussion."), 403
+            "not_creator", _("Seule la personne qui a créé la table règle sa discussion."), 403
         )
     if spectators not in ChatSpectators.values:
         raise ChatRefused("bad_choice", _("Ce choix n'existe pas."))
