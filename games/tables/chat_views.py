@@ -68,16 +68,18 @@ def table_chat_send(request: HttpRequest, table_id: int) -> HttpResponse:
     text, reaction = form.cleaned_data["text"], form.cleaned_data["reaction"]
     try:
         chat.check_send(table=table, user=request.user, text=text, reaction=reaction)
+        # Counted once the message is acceptable: a refused one does not use the allowance.
+        key = f"{table.pk}:{request.user.pk}"
+        if not ratelimit.consume(request, action="table_chat", key=key):
+            slow = _("Vous écrivez trop vite : attendez quelques secondes.")
+            return _answer(request, table, slow, 429)
+        # Checked again as it is stored: what changed meanwhile (a mute in another tab,
+        # access lost) is a refusal too, never a 500.
+        chat.send(table=table, user=request.user, text=text, reaction=reaction)
     except chat.ChatRefused as refused:
         if refused.status == 404:
             raise Http404 from refused
         return _answer(request, table, refused.message, refused.status)
-    # Counted once the message is acceptable: a refused one does not use the allowance.
-    key = f"{table.pk}:{request.user.pk}"
-    if not ratelimit.consume(request, action="table_chat", key=key):
-        slow = _("Vous écrivez trop vite : attendez quelques secondes.")
-        return _answer(request, table, slow, 429)
-    chat.send(table=table, user=request.user, text=text, reaction=reaction)
     return _answer(request, table, "" if request.htmx else _("Message envoyé."))
 
 
