@@ -9,8 +9,10 @@ import random
 import pytest
 
 from games.bots import BOT_LEVELS, choose_action, expert, knowledge_of
+from games.bots.heuristic import heuristic_action
 from games.rules import (
     DONE,
+    PLAYING,
     PRESETS,
     SEATS,
     apply,
@@ -94,9 +96,14 @@ def test_both_levels_always_choose_a_legal_action(preset):
     def check(state, action):
         assert action in legal_actions(state)
 
-    mixes = [("random",) * 4, ("heuristic",) * 4, ("heuristic", "random") * 2]
+    mixes = [
+        ("random",) * 4,
+        ("heuristic",) * 4,
+        ("heuristic", "random") * 2,
+        ("beginner", "heuristic") * 2,
+    ]
     for seed in range(120):
-        self_play(PRESETS[preset], seed, mixes[seed % 3], check)
+        self_play(PRESETS[preset], seed, mixes[seed % 4], check)
 
 
 def test_the_heuristic_reads_the_same_legal_actions_as_the_engine():
@@ -508,3 +515,28 @@ def points_share(heuristic_team: int, hands: int = 300) -> float:
 @pytest.mark.parametrize("team", [0, 1], ids=["NS", "EW"])
 def test_the_heuristic_team_scores_clearly_more_than_a_random_one(team):
     assert points_share(team) > 0.6
+
+
+def test_the_beginner_sits_between_the_random_and_the_heuristic_players():
+    """The beginner bids like the heuristic but slips at the cards: it scores clearly less
+    than the heuristic and clearly more than the random player."""
+
+    def share(levels, team, hands=100):
+        won = [0, 0]
+        for seed in range(hands):
+            result = score(self_play(CLASSIQUE, seed, levels))
+            won[0] += result.points[0]
+            won[1] += result.points[1]
+        return won[team] / (won[0] + won[1])
+
+    assert share(("beginner", "heuristic") * 2, 0) < 0.45
+    assert share(("beginner", "random") * 2, 0) > 0.55
+
+
+def test_the_beginner_bids_like_the_heuristic():
+    def check(state, action):
+        if state.phase != PLAYING:
+            assert action == heuristic_action(knowledge_of(state))
+
+    for seed in range(30):
+        self_play(PRESETS["moderne"], seed, ("beginner",) * 4, check)
