@@ -197,10 +197,11 @@ def follow_up(
     Queued here, in the change's own transaction (the task queue is in the database), so
     that a committed change always has them and a change rolled back has none: the move
     of the bot whose turn it is and, with ``clock`` (the table as saved), the expiry of
-    ``clock.deadline``; the bot waits BOT_DELAY_SECONDS at a live table so that people can
-    follow. The receivers of ``table_changed`` queue the turn notification of the human
-    whose turn it is (games.notifications), the check for an absent live player
-    (games.timing) and, on commit, the broadcast to the table's pages: best effort, it
+    ``clock.deadline`` (at a live table, through the absence check: see below); the bot
+    waits BOT_DELAY_SECONDS at a live table so that people can follow. The receivers of
+    ``table_changed`` queue the turn notification of the human whose turn it is
+    (games.notifications), the check for an absent live player (games.timing) and, on
+    commit, the broadcast to the table's pages: best effort, it
     never raises (games/live/broadcast.py), so a change that is saved is answered as saved
     even while Redis is down. ``by``: the user who made the change, whose page gets the new
     board as its answer.
@@ -217,7 +218,11 @@ def follow_up(
             task = task.using(run_after=timezone.now() + delay)
         task.enqueue(table_id=table_id, version=version)
     deadline = clock.deadline if clock is not None else None
-    if deadline is not None:
+    if deadline is not None and not live:
+        # At a live table the absence check (games.timing.absence, queued by a receiver
+        # below, at the grace period: before the deadline) queues the expiry when it finds
+        # the turn still waiting: one task row per move, not two (the sweep catches a
+        # deadline whose task was lost either way).
         expire_deadline_task.using(run_after=deadline).enqueue(table_id=table_id, version=version)
     signals.table_changed.send(
         sender=Table,

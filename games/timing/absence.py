@@ -115,7 +115,20 @@ def replace_absent(table_id: int, version: int) -> service.Outcome | None:
 
 @task()
 def check_absent_task(table_id: int, version: int) -> None:
-    replace_absent(table_id, version)
+    """The absence check of a live turn, at the grace period; if no stand-in takes the turn,
+    it queues the turn's deadline expiry (``follow_up`` leaves that to it: one task row per
+    live move instead of two, and most live moves come before the grace period)."""
+    if replace_absent(table_id, version) is not None:
+        return
+    deadline = (
+        Table.objects.filter(pk=table_id, version=version, status=Table.Status.PLAYING)
+        .values_list("deadline", flat=True)
+        .first()
+    )
+    if deadline is not None:
+        service.expire_deadline_task.using(run_after=deadline).enqueue(
+            table_id=table_id, version=version
+        )
 
 
 def queue_absence_check(sender, *, table_id: int, version: int, clock, live: bool, **kwargs):

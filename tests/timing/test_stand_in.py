@@ -164,3 +164,38 @@ def test_a_turn_at_a_30_second_clock_is_checked_for_absence_after_15_seconds(
     assert check.run_after - started_at(table) == pytest.approx(
         datetime.timedelta(seconds=15), abs=datetime.timedelta(seconds=1)
     )
+
+
+def test_a_live_turn_queues_one_task_whose_check_queues_the_expiry(at_the_table):
+    """A live turn queues its absence check only (one task row per move); the check, at
+    the grace period, finding the player there, queues the expiry of the deadline, which
+    then plays the timeout."""
+    table = live_table()
+    player = seated_user(table, table.turn)
+    at_the_table(table, player)
+    tasks = DBTaskResult.objects.filter(args_kwargs__kwargs__version=table.version)
+    assert list(tasks.values_list("task_path", flat=True)) == [check_absent_task.module_path]
+
+    with after(started_at(table), seconds=61):
+        check_absent_task.call(table_id=table.pk, version=table.version)
+
+    expiry = tasks.get(task_path=service.expire_deadline_task.module_path)
+    assert expiry.run_after == table.deadline
+    with after(table.deadline):
+        at_the_table.heartbeat(table, player)  # the page is still open
+        service.expire_deadline_task.call(table_id=table.pk, version=table.version)
+    assert len(timeout_moves(table)) == 1
+
+
+def test_an_absence_check_that_stands_in_or_comes_late_queues_no_expiry(partner_here):
+    table = live_table()
+    partner_here(table)
+    version = table.version
+
+    with after(started_at(table), seconds=61):
+        check_absent_task.call(table_id=table.pk, version=version)  # the stand-in plays
+        check_absent_task.call(table_id=table.pk, version=version)  # the turn moved on
+
+    assert fresh(table).version > version
+    expiries = DBTaskResult.objects.filter(task_path=service.expire_deadline_task.module_path)
+    assert not expiries.filter(args_kwargs__kwargs__version=version).exists()
