@@ -328,6 +328,7 @@ def play_game_and_check(table: Table, viewers: list[Viewer], rng: random.Random)
 
 
 @pytest.mark.django_db
+@pytest.mark.timeout(900)  # a whole game, eleven pages a move: minutes on a busy machine
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_no_page_shows_a_card_of_another_hand(preset, seeded_decks):
     rng = random.Random(SEEDS[preset])
