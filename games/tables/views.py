@@ -388,10 +388,12 @@ def verify_records(request: HttpRequest) -> HttpResponse:
                 results = [("archive", refused)]
         else:
             status = 422
+    # The engine's words are French, marked for the catalogue: translated here.
+    names = {"record": _("enregistrement"), "archive": _("archive")}
     verdicts = [
-        (name, False, str(result))
+        (names.get(name, name), False, result.render(_))
         if isinstance(result, engine.RecordRefused)
-        else (name, True, result.summary())
+        else (names.get(name, name), True, result.summary(_))
         for name, result in results or []
     ]
     context = {"form": form, "results": verdicts, "checked": results is not None}

@@ -45,7 +45,7 @@ def test_the_commitment_and_the_verification_page_fit_a_phone(new_context, daphn
         page.locator("#id_record").fill(json.dumps(played_record(seed=4)))
         page.get_by_role("button", name="Vérifier").click()
         expect(page.locator("[data-verdict]")).to_have_attribute("data-verdict", "ok")
-        expect(page.locator(".verdict-detail")).to_contain_text("deals match their commitment")
+        expect(page.locator(".verdict-detail")).to_contain_text("correspondent à leur empreinte")
         no_sideways_scroll(page)
     finally:
         page_guard.flush()

@@ -86,12 +86,12 @@ def other_game_score(record):
 @pytest.mark.parametrize(
     ("change", "says"),
     [
-        (swap_two_cards, "hand 1: the deck and the salt do not match the commitment"),
-        (change_salt, "hand 1: the deck and the salt do not match the commitment"),
-        (other_seat, "hand 1: action 1 ("),
-        (more_points, "hand 1: points recorded"),
-        (other_winner, "game: winner recorded"),
-        (other_game_score, "game: score recorded"),
+        (swap_two_cards, "donne 1 : le paquet et le sel ne correspondent pas à l'empreinte"),
+        (change_salt, "donne 1 : le paquet et le sel ne correspondent pas à l'empreinte"),
+        (other_seat, "donne 1 : l'action 1 ("),
+        (more_points, "donne 1 : points : ("),
+        (other_winner, "partie : gagnant :"),
+        (other_game_score, "partie : score :"),
     ],
 )
 def test_a_tampered_record_is_refused_saying_what_does_not_match(record, change, says):
@@ -109,7 +109,7 @@ def test_a_changed_card_played_is_refused(record):
         other = next(c for c in record["hands"][0]["deck"] if c != card)
         actions[index] = f"{seat} play {other}"
 
-    with pytest.raises(RecordRefused, match="hand 1: action .* is not legal"):
+    with pytest.raises(RecordRefused, match="donne 1 : l'action .* n'est pas légale"):
         verify_record(tampered(record, play_another))
 
 

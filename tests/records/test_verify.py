@@ -56,9 +56,9 @@ def test_the_command_verifies_a_record_without_django_or_a_database(record, tmp_
     refused = referee(str(good), str(bad))
 
     assert ok.returncode == 0, ok.stderr
-    assert f"{good}: OK: game record, table {record['table']}, game 1:" in ok.stdout.decode()
+    assert f"{good}: OK: partie, table {record['table']}, partie n° 1 :" in ok.stdout.decode()
     assert refused.returncode == 1
-    assert f"{bad}: REFUSED: hand 1: points recorded" in refused.stdout.decode()
+    assert f"{bad}: REFUSED: donne 1 : points : (" in refused.stdout.decode()
 
 
 def test_the_engine_imports_nothing_of_django():
@@ -77,7 +77,7 @@ def test_the_command_says_what_it_cannot_read(tmp_path):
     answer = referee(str(garbage), str(tmp_path / "absent.json"), stdin=b"")
     out = answer.stdout.decode()
     assert answer.returncode == 2
-    assert "REFUSED: not a zip archive" in out and "absent.json: cannot be read" in out
+    assert "REFUSED: pas une archive zip" in out and "absent.json: cannot be read" in out
 
 
 def test_a_tournaments_archive_downloads_and_verifies_in_one_command(tmp_path):
@@ -96,7 +96,7 @@ def test_a_tournaments_archive_downloads_and_verifies_in_one_command(tmp_path):
     archive.write_bytes(answer.content)
     done = referee(str(archive))
     assert done.returncode == 0, done.stdout
-    assert f"{archive}:{names[0]}: OK: game record" in done.stdout.decode()
+    assert f"{archive}:{names[0]}: OK: partie, table" in done.stdout.decode()
     # Someone outside the club sees no table of it: an empty archive.
     outsider = client_for(make_user()).get(f"/tournois/{tournament.pk}/enregistrements.zip")
     assert zipfile.ZipFile(io.BytesIO(outsider.content)).namelist() == []
@@ -120,7 +120,21 @@ def test_the_page_refuses_a_tampered_upload_saying_why(record):
 
     page = answer.content.decode()
     assert answer.status_code == 200 and 'data-verdict="refused"' in page
-    assert "hand 1: points recorded" in page
+    assert "donne 1 : points : (" in page and "enregistré, le rejeu donne (" in page
+
+
+def test_the_page_says_why_in_english_to_an_english_reader(record):
+    upload = io.BytesIO(as_bytes(tampered(record, more_points)))
+    upload.name = "partie.json"
+    client = Client(headers={"accept-language": "en"})
+
+    answer = client.post("/verifier/", {"file": upload})
+    good = client.post("/verifier/", {"record": json.dumps(record)})
+
+    page = answer.content.decode()
+    assert "hand 1: points: (" in page and "recorded, the replay gives (" in page
+    assert "donne" not in page.split('id="verdicts"')[1].split("</section>")[0]
+    assert "deals match their commitment" in good.content.decode()
 
 
 @pytest.mark.parametrize(

@@ -97,13 +97,13 @@ def test_a_hand_dealt_before_commitments_verifies_and_is_named(record):
     old["hands"][0]["salt"] = old["hands"][0]["commitment"] = None
     verified = verify_record(old)
     assert verified.uncommitted == [1]
-    assert "hands dealt before commitments: 1" in verified.summary()
+    assert "donnes distribuées avant les empreintes : 1" in verified.summary()
 
 
 def test_a_hand_dealt_by_the_wrong_dealer_is_refused(record):
     other = copy.deepcopy(record)
     other["hands"][1]["dealer"] = other["hands"][0]["dealer"]
-    with pytest.raises(RecordRefused, match="hand 2: dealer recorded"):
+    with pytest.raises(RecordRefused, match="donne 2 : donneur : .* enregistré"):
         verify_record(other)
 
 
