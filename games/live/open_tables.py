@@ -17,6 +17,7 @@ from __future__ import annotations
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from games.live.broadcast import OPEN_TABLES_GROUP
+from games.live.consumers import MAX_FRAME_CHARS
 from games.live.socket_limits import sockets
 from games.tables.presence import NOT_LOGGED_IN, TOO_MANY_SOCKETS
 
@@ -46,8 +47,10 @@ class OpenTablesConsumer(AsyncJsonWebsocketConsumer):
             await sockets.release(self.scope["user"].pk, LOBBY)
 
     async def receive(self, text_data=None, bytes_data=None, **kwargs) -> None:
-        """Whatever a page sends is a heartbeat: its socket is counted again, and told it
-        is alive. Nothing it says is read."""
+        """A short text frame is a heartbeat: its socket is counted again, and told it is
+        alive; nothing it says is read. Anything longer, or binary, is ignored."""
+        if not text_data or len(text_data) > MAX_FRAME_CHARS:
+            return
         await sockets.renew(self.scope["user"].pk)
         await self.send_json({"alive": True})
 

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from belote_site.asgi import application
-from games.live.consumers import NOT_LOGGED_IN
+from games.live.consumers import MAX_FRAME_CHARS, NOT_LOGGED_IN
 from games.models import Table
 from games.tables import lobby, open_tables
 from games.timing.sweep import sweep
@@ -87,7 +87,7 @@ def test_each_change_of_an_open_table_is_told_and_nothing_else(creator):
     run(scenario)
 
 
-def test_a_heartbeat_is_answered_and_anything_else_read_as_one(creator):
+def test_a_heartbeat_is_answered_and_an_oversized_or_binary_frame_ignored(creator):
     async def scenario(sockets):
         socket = list_socket(await sync_to_async(socket_headers)(creator))
         sockets.opened.append(socket)
@@ -96,9 +96,14 @@ def test_a_heartbeat_is_answered_and_anything_else_read_as_one(creator):
 
         await socket.send_to(text_data="{}")
         assert await socket.receive_json_from(timeout=5) == {"alive": True}
-        await socket.send_to(text_data="x" * 5000)
+        await socket.send_to(text_data="not json")  # short text: a heartbeat all the same
         assert await socket.receive_json_from(timeout=5) == {"alive": True}
+        # Longer than any frame a page sends (MAX_FRAME_CHARS), or binary: not answered.
+        await socket.send_to(text_data="x" * (MAX_FRAME_CHARS + 1))
+        assert await socket.receive_nothing(timeout=0.3)
         await socket.send_to(bytes_data=b"\x00\xff")
+        assert await socket.receive_nothing(timeout=0.3)
+        await socket.send_to(text_data="x" * MAX_FRAME_CHARS)  # still open, still answered
         assert await socket.receive_json_from(timeout=5) == {"alive": True}
 
     run(scenario)
