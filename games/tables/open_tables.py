@@ -147,11 +147,12 @@ def sit(*, table_id: int, user, position: int) -> Outcome:
     The table's row is locked: of two players choosing the same seat at once, the first
     sits, the second is told the seat is taken, and nothing else changes. Whoever may not
     see the table is told it does not exist (404, as for any private table: an open table
-    its creator closed is private again); an open table that started or was closed
-    meanwhile says so (409).
+    its creator closed is private again, and so is one that started or was closed: a
+    stranger learns nothing of what became of it); to those who may still see it (its
+    invitees, its club's members) a table that started or was closed says so (409).
     """
     table = lock_table(table_id)
-    if not may_see(user, table) and not (table.is_open and table.club_id is None):
+    if not may_see(user, table):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     if table.status == Table.Status.PLAYING:
         raise ServiceError("already_started", _("La partie a commencé sans vous."), 409)

@@ -354,7 +354,7 @@ def test_a_club_member_sits_at_an_open_club_table(creator, alice):
     assert holders(table)[3] == "alice"
 
 
-REFUSALS = ["seat_taken", "bot_there", "already_seated", "started", "closed", "bad_seat"]
+REFUSALS = ["seat_taken", "bot_there", "already_seated", "bad_seat"]
 
 
 @pytest.mark.parametrize("case", REFUSALS)
@@ -367,10 +367,6 @@ def test_every_refusal_says_why_and_changes_nothing(case, creator, alice, outsid
         lobby.set_bot(table=table, by=creator, position=0, level="random")
     elif case == "already_seated":
         lobby.take_seat(table=table, user=outsider, position=1)
-    elif case == "started":
-        lobby.start(table=table, by=creator)
-    elif case == "closed":
-        service.abandon_table(table_id=table.pk, reason="admin")
     else:
         position = 9
     before = snapshot(table)
@@ -381,13 +377,51 @@ def test_every_refusal_says_why_and_changes_nothing(case, creator, alice, outsid
         "seat_taken": (409, "Cette place est déjà prise."),
         "bot_there": (409, "Cette place est déjà prise."),
         "already_seated": (409, "Vous avez déjà une place à cette table."),
-        "started": (409, "La partie a commencé sans vous."),
-        "closed": (409, "Cette table est fermée."),
         "bad_seat": (422, "Sélectionnez un choix valide"),
     }[case]
     assert response.status_code == status
     assert message in response.text.replace("&#x27;", "'")
     assert response.text.lstrip().startswith('<section id="open-tables"')
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize("case", ["started", "closed"])
+def test_a_table_no_longer_open_does_not_exist_for_a_stranger(case, creator, outsider):
+    """Private as today: once started or closed, an open table is as private as any, and
+    a stranger who had not sat down is told it does not exist, not what became of it."""
+    table = open_table(creator, fill_with_bots=True)
+    if case == "started":
+        lobby.start(table=table, by=creator)
+    else:
+        service.abandon_table(table_id=table.pk, reason="admin")
+    before = snapshot(table)
+
+    client = client_for(outsider)
+    response = htmx_post(client, sit_url(table), {"position": 0})
+    assert response.status_code == 404
+    assert "commencé" not in response.text and "fermée" not in response.text
+    assert client.post(sit_url(table), {"position": 0}).status_code == 404
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [("started", "La partie a commencé sans vous."), ("closed", "Cette table est fermée.")],
+)
+def test_an_invitee_is_told_the_table_started_or_closed(case, message, creator, alice):
+    """Someone who may still see the table (an invitee) learns nothing new: 409, why."""
+    table = open_table(creator, fill_with_bots=True)
+    invite(table, alice)
+    if case == "started":
+        lobby.start(table=table, by=creator)
+    else:
+        service.abandon_table(table_id=table.pk, reason="admin")
+    before = snapshot(table)
+
+    response = htmx_post(client_for(alice), sit_url(table), {"position": 0})
+
+    assert response.status_code == 409
+    assert message in response.text
     assert snapshot(table) == before
 
 
