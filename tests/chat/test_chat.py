@@ -439,3 +439,32 @@ def test_without_javascript_a_message_is_a_plain_post_and_a_redirect(creator, pl
     page = response.content.decode()
     assert "Message envoyé." in page and "Bonsoir" in page
     assert stored(table) == ["Bonsoir"]
+
+
+def test_the_chat_appears_on_an_open_page_when_it_becomes_theirs(creator, players):
+    """A spectator kept out of the chat has an empty, hidden #chat on the table page, with
+    the address of the whole #chat (static/js/chat.js fetches it when the socket says the
+    settings changed): once the creator lets spectators read, it brings the drawer."""
+    table = new_table(creator, players, chat_spectators="none")
+    spectator = make_user("sam")
+    watch(table, spectator)
+    say(players[N], table, reaction="thanks")
+    client = browser(spectator)
+    zone = reverse("games:chat", args=[table.pk]) + "?zone=1"
+
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert f'<div id="chat" hidden data-chat-zone-url="{zone}"></div>' in page
+    assert "Merci" not in page
+    assert client.get(zone).content.decode().strip().startswith('<div id="chat" hidden')
+
+    configure(creator, table, {"enabled": "on", "spectators": "read"})
+    fetched = client.get(zone).content.decode().strip()
+    assert fetched.startswith('<details id="chat" class="chat"')
+    assert "Merci" in fetched and 'id="chat-panel"' in fetched
+
+    # Kept out again: the drawer goes, and not a word stays.
+    configure(creator, table, {"enabled": "on", "spectators": "none"})
+    gone = client.get(zone).content.decode()
+    assert gone.strip().startswith('<div id="chat" hidden') and "Merci" not in gone
+    # A stranger asks in vain.
+    assert browser(make_user("sacha")).get(zone).status_code == 404
