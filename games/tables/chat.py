@@ -60,6 +60,9 @@ RECENT = 50
 PHASE_WORDS = {
     ChatMessage.Phase.BIDDING: gettext_lazy("pendant les enchères"),
     ChatMessage.Phase.PLAY: gettext_lazy("pendant le jeu"),
+    # A hand's messages of this phase came once its game was over (finished or abandoned:
+    # the next hand of a game is dealt as the last trick falls, no instant between them).
+    ChatMessage.Phase.OVER: gettext_lazy("après la partie"),
 }
 
 
@@ -266,10 +269,22 @@ def recent_lines(table: Table, user, *, limit: int = RECENT) -> list[Line]:
     return [line_of(message, user) for message in reversed(messages)]
 
 
-def hand_lines(hand, user) -> list[Line]:
-    """The messages sent during ``hand`` (the hand history)."""
+@dataclass(frozen=True)
+class HandTalk:
+    """A finished hand's messages for its history: those sent while it was played, and
+    those sent once the game was over (recorded with the game's last hand)."""
+
+    during: list[Line]
+    after: list[Line]
+
+
+def hand_lines(hand, user) -> HandTalk:
+    """The messages of ``hand`` (the hand history), during it and after the game."""
     messages = ChatMessage.objects.filter(hand=hand).select_related("author").order_by("id")
-    return [line_of(message, user) for message in messages]
+    during, after = [], []
+    for message in messages:
+        (during if in_hand(message.phase) else after).append(line_of(message, user))
+    return HandTalk(during, after)
 
 
 def message_for(user, table_id: int, message_id: int) -> Line | None:

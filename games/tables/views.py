@@ -328,7 +328,7 @@ def hand_history(
         "deck_text": " ".join(hand.deck_list),
         "preset_label": PRESET_LABELS[table.preset],
         "page_url": request.path,
-        "chat_lines": (
+        "chat_talk": (
             chat.hand_lines(hand, request.user) if chat.rights(request.user, table).read else None
         ),
     }

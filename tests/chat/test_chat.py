@@ -22,7 +22,7 @@ from django.urls import reverse
 from games.live.consumers import NOT_ALLOWED
 from games.models import ChatMessage, Table
 from games.tables import chat, lobby, service
-from tests.factories import fixed_deck, make_user, make_users
+from tests.factories import fixed_deck, make_user, make_users, play_to_the_end
 from tests.live.conftest import run, socket_headers
 from tests.table_page.helpers import finish_hand, take_at_once
 
@@ -380,6 +380,27 @@ def test_the_hand_history_shows_the_messages_of_that_hand(creator, players):
     page = history.content.decode()
     assert "Bravo partenaire" in page
     assert "Oups" not in page
+
+
+def test_messages_after_the_game_show_as_such_in_its_last_hands_history(creator, players):
+    table = new_table(creator, players)
+    play_to_the_end(table, seed=2)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    last = table.current_hand
+    assert say(players[N], table, reaction="gg").status_code == 200
+    assert say(players[E], table, text="Belle partie !").status_code == 200
+    assert ChatMessage.objects.filter(hand=last).count() == 2  # recorded with the last hand
+
+    history = browser(players[S]).get(
+        reverse("games:hand", args=[table.pk, last.game.number, last.number])
+    )
+    page = history.content.decode()
+    during, _, after = page.partition("Discussion après la partie")
+    assert after, "no section for the talk after the game"
+    assert "Aucun message pendant cette donne." in during
+    assert "Belle partie !" not in during and "Bien vu !" not in during
+    assert "Belle partie !" in after and "Bien vu !" in after
 
 
 def test_the_new_table_form_sets_the_chat_and_the_creator_changes_it_later(players):
