@@ -380,8 +380,13 @@ def test_every_refusal_says_why_and_changes_nothing(case, creator, alice, outsid
         "bad_seat": (422, "Sélectionnez un choix valide"),
     }[case]
     assert response.status_code == status
-    assert message in response.text.replace("&#x27;", "'")
-    assert response.text.lstrip().startswith('<section id="open-tables"')
+    # The notice comes out of band, outside the list that the live refetches replace.
+    notice, _, rest = response.text.partition('<section id="open-tables"')
+    assert notice.lstrip().startswith(
+        '<div id="open-tables-notice" class="open-tables-notice" hx-swap-oob="true">'
+    )
+    assert message in notice.replace("&#x27;", "'")
+    assert rest and message not in rest.replace("&#x27;", "'")
     assert snapshot(table) == before
 
 
@@ -421,7 +426,7 @@ def test_an_invitee_is_told_the_table_started_or_closed(case, message, creator, 
     response = htmx_post(client_for(alice), sit_url(table), {"position": 0})
 
     assert response.status_code == 409
-    assert message in response.text
+    assert message in response.text.split('<section id="open-tables"')[0]
     assert snapshot(table) == before
 
 
@@ -432,7 +437,9 @@ def test_without_javascript_a_refusal_shows_the_list_with_the_message(creator, a
     response = client_for(outsider).post(sit_url(table) + "?pace=live", {"position": 0})
 
     assert response.status_code == 409
-    assert "Cette place est déjà prise." in response.text
+    # The site's messages say it, above the list (nothing out of band in a whole page).
+    assert "Cette place est déjà prise." in response.text.split('<section id="open-tables"')[0]
+    assert "hx-swap-oob" not in response.text
     assert "<html" in response.text
     assert f'data-fragment-url="{OPEN}?pace=live"' in response.text
 
