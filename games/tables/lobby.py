@@ -312,6 +312,7 @@ def leave_seat(*, table: Table, user) -> Outcome:
     seat = table.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("not_seated", _("Vous n'avez pas de place à cette table."), 409)
+    _back_on_the_list(table)
     seat.user = None
     seat.save(update_fields=["user"])
     return _record(table, user, "leave_seat", {}, seat=seat.position)
@@ -360,6 +361,7 @@ def remove_bot(*, table: Table, by, position: int) -> Outcome:
     seat = _seats(table)[_position(position)]
     if not seat.is_bot:
         raise ServiceError("no_bot", _("Aucun robot n'est assis à cette place."), 409)
+    _back_on_the_list(table)
     seat.bot_level = ""
     seat.save(update_fields=["bot_level"])
     return _record(table, by, "remove_bot", {}, seat=seat.position)
@@ -461,6 +463,15 @@ def _visible_in_lobby(table: Table, user) -> Table:
     if table.status != Table.Status.LOBBY:
         raise ServiceError("already_started", _("La partie a déjà commencé."), 409)
     return table
+
+
+def _back_on_the_list(table: Table) -> None:
+    """Before a seat of ``table`` is freed: an open table that was full (off the list)
+    comes back on it now, and its week of waiting (OPEN_LOBBY_CLOSE_AFTER_SECONDS, the
+    sweep's closing, games/tables/open_tables.py) starts again from now."""
+    if table.is_open and not Seat.objects.filter(table=table, user=None, bot_level="").exists():
+        table.opened_at = timezone.now()
+        table.save(update_fields=["opened_at"])
 
 
 def _seats(table: Table) -> dict[int, Seat]:

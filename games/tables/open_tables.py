@@ -12,10 +12,13 @@ Every change of an open table (created, opened, closed, its seats, its start, it
 tells the pages of the list through ``signals.open_tables_changed`` (games/live: a ping
 without data, each page fetches its own list again).
 
-An open asynchronous table still waiting OPEN_LOBBY_CLOSE_AFTER_SECONDS (a week) after it
-was opened is closed by the sweep (``close_if_waited_too_long``): abandoned, its players
-told (``signals.open_table_closed``, an in-app notification). A live open table is not:
-its players are there, or it is quickly found empty and left.
+An open asynchronous table listed OPEN_LOBBY_CLOSE_AFTER_SECONDS (a week) without finding
+its players is closed by the sweep (``close_if_waited_too_long``): abandoned, its players
+told (``signals.open_table_closed``, an in-app notification). The week counts from when
+it last came on the list (``Table.opened_at``): when it was opened (or reopened), or when
+a seat was freed after it had been full (games/tables/lobby.py); a full table, off the
+list and waiting for its creator to start it, is not closed this way. A live open table
+is not either: its players are there, or it is quickly found empty and left.
 """
 
 from __future__ import annotations
@@ -169,13 +172,16 @@ def waited_since() -> datetime.datetime:
 
 
 def waiting_too_long():
-    """The open asynchronous tables still in the lobby since before ``waited_since``."""
+    """The open asynchronous tables on the list (in the lobby, a seat free) since before
+    ``waited_since``."""
     return Table.objects.filter(
         is_open=True,
         status=Table.Status.LOBBY,
         pace=Pace.ASYNC,
         opened_at__lte=waited_since(),
-    )
+        seats__user__isnull=True,
+        seats__bot_level="",
+    ).distinct()
 
 
 def close_if_waited_too_long(table_id: int, version: int) -> Outcome | None:
