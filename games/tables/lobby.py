@@ -17,6 +17,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -319,6 +320,41 @@ def leave_seat(*, table: Table, user) -> Outcome:
 
 
 @transaction.atomic
+def release_seat(*, table: Table, by, position: int) -> Outcome:
+    """The creator frees the seat of another player (someone who sat at their open table
+    and whom they would rather not play with, say). The player keeps seeing the table if
+    they may (an invitee, a club member, anyone while it is open); their page hears the
+    change, and says that their seat was freed (``released``). The creator's own seat
+    is left with "Quitter cette place"."""
+    table = _managed(table, by)
+    seat = _seats(table)[_position(position)]
+    if seat.user_id is None:
+        raise ServiceError("no_player", _("Aucun joueur n'est assis à cette place."), 409)
+    if seat.user_id == by.pk:
+        raise ServiceError(
+            "own_seat", _("C'est votre place : « Quitter cette place » la libère."), 409
+        )
+    released = seat.user_id
+    _back_on_the_list(table)
+    seat.user = None
+    seat.save(update_fields=["user"])
+    return _record(table, by, "release_seat", {"user": released}, seat=seat.position)
+
+
+def released(table: Table, user) -> bool:
+    """Whether the creator freed ``user``'s seat since they last took one at ``table``."""
+    last = (
+        table.actions.filter(
+            Q(kind="release_seat", payload__user=user.pk) | Q(kind="take_seat", actor=user)
+        )
+        .order_by("-seq")
+        .values_list("kind", flat=True)
+        .first()
+    )
+    return last == "release_seat"
+
+
+@transaction.atomic
 def move_player(*, table: Table, by, from_position: int, to_position: int) -> Outcome:
     """Swap what two seats hold (players, bots or nobody); the creator arranges the teams."""
     table = _managed(table, by)
@@ -510,6 +546,8 @@ __all__ = [
     "leave_seat",
     "move_player",
     "rematch",
+    "release_seat",
+    "released",
     "remove_bot",
     "revoke_link",
     "set_bot",

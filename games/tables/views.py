@@ -545,6 +545,22 @@ def table_leave_seat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def table_release_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """*Libérer la place*: the creator frees another player's seat, in the lobby."""
+    return _act(
+        request,
+        table_id,
+        "seats",
+        SeatForm,
+        lambda table, data: lobby.release_seat(
+            table=table, by=request.user, position=data["position"]
+        ),
+        _("La place est libérée."),
+    )
+
+
+@login_required
+@require_POST
 def table_move_player(request: HttpRequest, table_id: int) -> HttpResponse:
     return _act(
         request,

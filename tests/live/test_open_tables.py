@@ -131,3 +131,31 @@ def test_a_table_the_sweep_closes_leaves_the_lists_at_once(creator):
         await changed(socket)
 
     run(scenario)
+
+
+def test_the_player_whose_seat_the_creator_frees_hears_it_at_once(creator):
+    stranger = make_user("sacha")
+    table = lobby.create_private_table(
+        created_by=creator, preset="classique", target=1000, is_open=True
+    )
+    lobby.take_seat(table=table, user=stranger, position=0)
+    head, viewer = socket_headers(stranger), socket_headers(make_user("vera"))
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, head)
+        first = await socket.receive_json_from(timeout=5)
+        while not await socket.receive_nothing(timeout=0.3):
+            await socket.receive_json_from()
+        listing = list_socket(viewer)
+        sockets.opened.append(listing)
+        assert (await listing.connect())[0]
+
+        outcome = await sync_to_async(lobby.release_seat)(table=table, by=creator, position=0)
+
+        # The lobby's socket tells the version: the page refetches its #table and says why.
+        message = await socket.receive_json_from(timeout=5)
+        assert message == {"table": table.pk, "version": outcome.version}
+        assert outcome.version > first["version"]
+        await changed(listing)  # a seat free: the lists hear it too
+
+    run(scenario)
