@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.live.consumers import NOT_ALLOWED
@@ -489,3 +491,57 @@ def test_the_chat_appears_on_an_open_page_when_it_becomes_theirs(creator, player
     assert gone.strip().startswith('<div id="chat" hidden') and "Merci" not in gone
     # A stranger asks in vain.
     assert browser(make_user("sacha")).get(zone).status_code == 404
+
+
+def test_the_cost_of_a_message_does_not_grow_with_its_readers(creator, players):
+    """A message is read once per process (chat.shared_message): the queries of its push
+    are the same for 2 readers as for 9, and each reader's rights still hold."""
+    table = new_table(creator, players, chat_spectators="read")
+    spectators = [make_user(f"spectateur{i}") for i in range(3)]
+    for spectator in spectators:
+        watch(table, spectator)
+    mute(players[W], table, "on")
+    stranger = make_user("sacha")
+    ids = []
+    for reaction in ("hello", "thanks", "bravo"):
+        assert say(players[N], table, reaction=reaction).status_code == 200
+        ids.append(ChatMessage.objects.latest("id").pk)
+
+    def push(message_id: int, users) -> tuple[list, int]:
+        with CaptureQueriesContext(connection) as queries:
+            shared = chat.shared_message(table.pk, message_id)
+            lines = [shared.html_for(user, "fr") for user in users]
+        return lines, len(queries)
+
+    push(ids[0], [players[E]])  # warms what the process keeps (the seats)
+    _few, cost_few = push(ids[1], [players[E], players[S]])
+    readers = [players[E], players[S], creator, *spectators, players[E]]
+    many, cost_many = push(ids[2], [*readers, players[W], stranger])
+    second = ids[2]
+
+    assert cost_many == cost_few <= 5
+    assert all(line and "Bravo partenaire" in line for line in many[: len(readers)])
+    assert many[-2:] == [None, None]  # the muted player, the stranger: nothing
+    assert "chat-mine" not in many[0]
+    assert chat.shared_message(table.pk, second).renders == 1  # one language, no author
+
+
+def test_the_pages_share_one_rendering_of_a_message(creator, players):
+    """Through the real consumers: nine pages, one reading and one rendering."""
+    table = new_table(creator, players, chat_spectators="read")
+    spectators = [make_user(f"spectateur{i}") for i in range(3)]
+    for spectator in spectators:
+        watch(table, spectator)
+    users = (players[E], players[S], players[W], creator, *spectators, players[E])
+    heads = [socket_headers(user) for user in users]
+
+    async def scenario(sockets):
+        pages = [await sockets.accepted(table.pk, head) for head in heads]
+        await settle(*pages)
+        await sync_to_async(say)(players[N], table, reaction="bravo")
+        for page in pages:
+            assert "Bravo partenaire" in (await chat_message(page))["chat"]
+
+    run(scenario)
+    message = ChatMessage.objects.get(table=table)
+    assert chat.shared_message(table.pk, message.pk).renders == 1
