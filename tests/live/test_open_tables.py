@@ -159,3 +159,41 @@ def test_the_player_whose_seat_the_creator_frees_hears_it_at_once(creator):
         await changed(listing)  # a seat free: the lists hear it too
 
     run(scenario)
+
+
+@pytest.mark.usefixtures("quick_list_relay")
+def test_a_change_made_by_another_process_reaches_the_lists(creator):
+    """The embedded default (in-memory layer, ``make run``): the sweep runs in the task
+    worker's process, whose broadcast reaches no page here; the list relay hears it."""
+    viewer = make_user("vera")
+    table = lobby.create_private_table(
+        created_by=creator, preset="classique", target=1000, is_open=True
+    )
+
+    async def scenario(sockets):
+        socket = list_socket(await sync_to_async(socket_headers)(viewer))
+        sockets.opened.append(socket)
+        connected, _code = await socket.connect()
+        assert connected
+        assert await socket.receive_nothing(timeout=0.5)
+
+        # As the worker's sweep leaves it: closed, without a word to this process.
+        await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+            status=Table.Status.ABANDONED, version=table.version + 1
+        )
+        await changed(socket)
+        assert await socket.receive_nothing(timeout=0.5)  # told once
+
+        # A change of this process: told by its broadcast, not once more by the relay.
+        await sync_to_async(lobby.create_private_table)(
+            created_by=creator, preset="classique", target=1000, is_open=True
+        )
+        await changed(socket)
+        assert await socket.receive_nothing(timeout=0.5)
+
+    run(scenario)
+
+
+@pytest.fixture
+def quick_list_relay(settings):
+    settings.OPEN_TABLES_RELAY_SECONDS = 0.1
