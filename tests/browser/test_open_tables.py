@@ -100,3 +100,57 @@ def test_a_refused_seat_is_said_and_stays_said_while_the_list_follows(browser, d
         page_guard.flush()
         mine.close()
         theirs.close()
+
+
+# Whether the words of a button's label each stay on one line (none broken mid-word).
+WORDS_WHOLE = """(button) => {
+  const text = [...button.childNodes].find((node) => node.nodeType === Node.TEXT_NODE);
+  let at = 0;
+  for (const word of text.textContent.split(" ")) {
+    const range = document.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + word.length);
+    const lines = new Set([...range.getClientRects()].map((rect) => Math.round(rect.top)));
+    if (lines.size > 1) return false;
+    at += word.length + 1;
+  }
+  return true;
+}"""
+
+
+def test_on_a_phone_the_creator_frees_a_seat_and_the_lobby_buttons_keep_their_words(
+    browser, daphne, page_guard
+):
+    host, guest = make_user("hote"), make_user("invite-surprise")
+    table = lobby.create_private_table(
+        created_by=host, preset="classique", target=1000, is_open=True
+    )
+    lobby.take_seat(table=table, user=guest, position=0)
+    theirs = logged_in_context(browser, daphne, guest, page_guard)
+    mine = logged_in_context(browser, daphne, host, page_guard)
+    try:
+        guest_page = theirs.new_page()
+        guest_page.goto(f"/tables/{table.pk}/")
+        expect(guest_page.locator(".seat-0")).to_contain_text("invite-surprise")
+        page = mine.new_page()
+        page.goto(f"/tables/{table.pk}/")
+        for button in page.locator(".seat button").all():
+            assert button.evaluate(WORDS_WHOLE), button.inner_text()
+        west = page.get_by_role("button", name="S'asseoir ici (Ouest)")
+        assert west.evaluate(WORDS_WHOLE)
+        assert no_sideways_scroll(page)
+
+        page.get_by_role("button", name="Libérer la place (Nord)").click()
+
+        expect(page.locator("#seats")).to_contain_text("La place est libérée.")
+        expect(page.locator(".seat-0")).not_to_contain_text("invite-surprise")
+        # The guest's page follows, without reload, and says why.
+        expect(guest_page.locator("#seats")).to_contain_text(
+            "La personne qui a créé la table a libéré votre place.", timeout=5_000
+        )
+        expect(guest_page.locator(".seat-0")).not_to_contain_text("invite-surprise")
+        assert no_sideways_scroll(page) and no_sideways_scroll(guest_page)
+    finally:
+        page_guard.flush()
+        mine.close()
+        theirs.close()
