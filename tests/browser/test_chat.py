@@ -118,3 +118,32 @@ def test_the_chat_appears_when_the_creator_turns_it_on_and_loads_once(browser, d
         page_guard.flush()
         south.context.close()
         north.context.close()
+
+
+def test_enter_in_the_text_field_sends_the_text_not_a_reaction(browser, daphne, page_guard):
+    from games.models import ChatMessage
+    from games.tables import lobby
+    from tests.browser.test_play_now import logged_in_context
+    from tests.factories import make_user
+
+    host = make_user("bavarde")
+    table = lobby.create_private_table(created_by=host, preset="classique", target=1000)
+    context = logged_in_context(browser, daphne, host, page_guard)
+    try:
+        page = context.new_page()
+        page.goto(f"/tables/{table.pk}/")
+        page.locator("#chat .chat-toggle").click()
+        field = page.locator("#chat-text")
+        field.fill("On commence quand tout le monde est là ?")
+        field.press("Enter")
+
+        line = page.locator("#chat-log .chat-mine")
+        expect(line).to_have_count(1)
+        expect(line).to_contain_text("On commence quand tout le monde est là ?")
+        expect(page.locator("#chat-log")).not_to_contain_text("Bien joué !")
+        expect(page.locator("#chat-text")).to_have_value("")
+        stored = outside_playwright(lambda: list(ChatMessage.objects.values_list("kind", "text")))
+        assert stored == [("text", "On commence quand tout le monde est là ?")]
+    finally:
+        page_guard.flush()
+        context.close()
