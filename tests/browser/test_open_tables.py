@@ -134,6 +134,10 @@ def test_on_a_phone_the_creator_frees_a_seat_and_the_lobby_buttons_keep_their_wo
         expect(guest_page.locator(".seat-0")).to_contain_text("invite-surprise")
         page = mine.new_page()
         page.goto(f"/tables/{table.pk}/")
+        # Each arrival makes the lobby's pages refetch their #table: let those settle.
+        page.wait_for_load_state("networkidle")
+        page.wait_for_timeout(500)
+        guest_page.wait_for_load_state("networkidle")
         for button in page.locator(".seat button").all():
             assert button.evaluate(WORDS_WHOLE), button.inner_text()
         west = page.get_by_role("button", name="S'asseoir ici (Ouest)")
@@ -146,7 +150,7 @@ def test_on_a_phone_the_creator_frees_a_seat_and_the_lobby_buttons_keep_their_wo
         expect(page.locator(".seat-0")).not_to_contain_text("invite-surprise")
         # The guest's page follows, without reload, and says why.
         expect(guest_page.locator("#seats")).to_contain_text(
-            "La personne qui a créé la table a libéré votre place.", timeout=5_000
+            "La personne qui a créé la table a libéré votre place.", timeout=10_000
         )
         expect(guest_page.locator(".seat-0")).not_to_contain_text("invite-surprise")
         assert no_sideways_scroll(page) and no_sideways_scroll(guest_page)
