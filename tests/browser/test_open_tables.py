@@ -96,6 +96,9 @@ def test_a_refused_seat_is_said_and_stays_said_while_the_list_follows(browser, d
         expect(notice).to_contain_text("Cette place est déjà prise.")
         expect(notice).to_be_visible()
         assert no_sideways_scroll(page)
+        # The user's next action clears it (a filter here).
+        page.get_by_label("Rythme").select_option("live")
+        expect(notice).to_be_empty()
     finally:
         page_guard.flush()
         mine.close()
