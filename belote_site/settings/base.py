@@ -167,6 +167,9 @@ else:
 # The in-memory layer stays inside its process: a Daphne process then reads the versions
 # of its open tables this often, to hear the moves of the task worker (games/live/relay.py).
 VERSION_RELAY_SECONDS = 0.5
+# And, while pages of the list of open tables are open there, whether that list changed
+# (the sweep's closing of a week-old open table, in the worker: games/live/open_tables.py).
+OPEN_TABLES_RELAY_SECONDS = 2.0
 # Table websockets one user may hold open at one table, and in all, over every process
 # (games/live/socket_limits.py): one more is refused with the close code 4429.
 LIVE_SOCKETS_PER_TABLE = 8

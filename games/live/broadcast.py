@@ -121,6 +121,9 @@ def open_tables_changed() -> None:
     message = {"type": "open_tables.changed"}
     try:
         if isinstance(layer, InMemoryChannelLayer):
+            from games.live.open_tables import list_relay
+
+            list_relay.heard()  # the relay of the worker's changes need not tell it again
             # As for a table: only this process's pages can hear it, if it has any.
             if OPEN_TABLES_GROUP in layer.groups:
                 async_to_sync(layer.group_send)(OPEN_TABLES_GROUP, message)

@@ -19,7 +19,9 @@ delayed board of that version is then not rendered at all.
 
 One change is read once per process and each board rendered once for all the pages that
 see it alike (games/tables/boards.py ``shared``): a change is known by its version, a presence
-event by its id, the delayed boards of a mover's pages by their version apart.
+event by its id, the delayed boards of a mover's pages by their version apart. A chat
+message too is read once per process and its line rendered once per language for all
+the pages that may read it (games/tables/chat.py ``shared_message``).
 
 A user holds at most LIVE_SOCKETS_PER_TABLE sockets at a table and LIVE_SOCKETS_PER_USER
 in all (games/live/socket_limits.py): one more is closed with 4429, which the page tells.
@@ -43,8 +45,6 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
-from django.template.loader import render_to_string
-from django.utils import translation
 
 from games import notifications
 from games.live.broadcast import presence_changed, table_group
@@ -77,12 +77,9 @@ _push_for = database_sync_to_async(boards.push_for)
 @database_sync_to_async
 def _chat_line(user, table_id: int, message_id: int, language: str) -> str | None:
     """The message as this user's page shows it, if they may read it (never one who
-    muted the chat, a spectator the creator keeps out, or a stranger)."""
-    with translation.override(language):
-        line = chat.message_for(user, table_id, message_id)
-        if line is None:
-            return None
-        return render_to_string("games/table/chat_line.html", {"line": line})
+    muted the chat, a spectator the creator keeps out, or a stranger): read once per
+    process and rendered once per language for all the pages (chat.SharedMessage)."""
+    return chat.shared_message(table_id, message_id).html_for(user, language)
 
 
 class TableConsumer(AsyncJsonWebsocketConsumer):

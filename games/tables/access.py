@@ -19,6 +19,8 @@ club's: its members see it anyway, nobody else.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.db.models import Q, QuerySet
 
 from accounts.models import Membership
@@ -48,6 +50,39 @@ def may_see(user, table: Table) -> bool:
             table.club_id is not None
             and Membership.objects.filter(club_id=table.club_id, user=user).exists()
         )
+    )
+
+
+@dataclass(frozen=True)
+class Audience:
+    """Who may see one table, read once (``audience``): ``may_see`` for any number of
+    users without a query each. The same rules as ``may_see``."""
+
+    table: Table
+    seated: frozenset[int]
+    invited: frozenset[int]
+    members: frozenset[int]
+
+    def may_see(self, user) -> bool:
+        if not getattr(user, "is_authenticated", False):
+            return False
+        if self.table.created_by_id == user.pk or listed_to_anyone(self.table):
+            return True
+        return user.pk in self.seated or user.pk in self.invited or user.pk in self.members
+
+
+def audience(table: Table, seats) -> Audience:
+    """Who may see ``table`` (its ``seats`` given): two queries at most, whoever asks."""
+    members: frozenset[int] = frozenset()
+    if table.club_id is not None:
+        members = frozenset(
+            Membership.objects.filter(club_id=table.club_id).values_list("user_id", flat=True)
+        )
+    return Audience(
+        table=table,
+        seated=frozenset(seat.user_id for seat in seats if seat.user_id is not None),
+        invited=frozenset(table.invitations.values_list("user_id", flat=True)),
+        members=members,
     )
 
 

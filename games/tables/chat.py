@@ -21,17 +21,21 @@ move, and a move sent at version N stays valid. The pages hear of a message thro
 
 from __future__ import annotations
 
+import threading
+import time
 import unicodedata
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from accounts.names import BLANK_LETTERS, REFUSED_CATEGORIES
 from games.tables import signals
-from games.tables.access import may_see
+from games.tables.access import audience, may_see
+from games.tables.memo import Memo
 from games.tables.models import (
     MAX_CHAT_CHARS,
     ChatMessage,
@@ -57,9 +61,17 @@ REACTIONS = {
 # How many recent messages a page shows when it opens (the older ones stay stored).
 RECENT = 50
 
+LINE_TEMPLATE = "games/table/chat_line.html"
+# How long the reading of one message serves the pages that hear it, and how many are kept.
+SHARED_SECONDS = 2.0
+SHARED_MESSAGES = 512
+
 PHASE_WORDS = {
     ChatMessage.Phase.BIDDING: gettext_lazy("pendant les enchères"),
     ChatMessage.Phase.PLAY: gettext_lazy("pendant le jeu"),
+    # A hand's messages of this phase came once its game was over (finished or abandoned:
+    # the next hand of a game is dealt as the last trick falls, no instant between them).
+    ChatMessage.Phase.OVER: gettext_lazy("après la partie"),
 }
 
 
@@ -88,15 +100,22 @@ class Rights:
 def rights(user, table: Table) -> Rights:
     """The chat rights of ``user`` at ``table`` (a user who may not see the table has
     none: a stranger never reads a word of it)."""
-    nothing = Rights(False, False, False, False, False, table.chat_enabled)
     if not may_see(user, table):
-        return nothing
+        return Rights(False, False, False, False, False, table.chat_enabled)
     seats = table_seats(table) if table.status != Table.Status.LOBBY else table.seats.all()
+    return rights_among(
+        user, table, seats, lambda: ChatMute.objects.filter(table=table, user=user).exists()
+    )
+
+
+def rights_among(user, table: Table, seats, muted) -> Rights:
+    """The rights of ``user``, who may see ``table`` (its ``seats`` given); ``muted()``
+    says whether they muted its chat (asked only when it matters)."""
     player = table.created_by_id == user.pk or any(s.user_id == user.pk for s in seats)
     spectators = table.chat_spectators
     may_read = table.chat_enabled and (player or spectators != ChatSpectators.NONE)
     may_write = table.chat_enabled and (player or spectators == ChatSpectators.WRITE)
-    muted = may_read and ChatMute.objects.filter(table=table, user=user).exists()
+    muted = may_read and muted()
     return Rights(
         read=may_read and not muted,
         write=may_write and not muted,
@@ -266,20 +285,96 @@ def recent_lines(table: Table, user, *, limit: int = RECENT) -> list[Line]:
     return [line_of(message, user) for message in reversed(messages)]
 
 
-def hand_lines(hand, user) -> list[Line]:
-    """The messages sent during ``hand`` (the hand history)."""
+@dataclass(frozen=True)
+class HandTalk:
+    """A finished hand's messages for its history: those sent while it was played, and
+    those sent once the game was over (recorded with the game's last hand)."""
+
+    during: list[Line]
+    after: list[Line]
+
+
+def hand_lines(hand, user) -> HandTalk:
+    """The messages of ``hand`` (the hand history), during it and after the game."""
     messages = ChatMessage.objects.filter(hand=hand).select_related("author").order_by("id")
-    return [line_of(message, user) for message in messages]
+    during, after = [], []
+    for message in messages:
+        (during if in_hand(message.phase) else after).append(line_of(message, user))
+    return HandTalk(during, after)
 
 
-def message_for(user, table_id: int, message_id: int) -> Line | None:
-    """The message as ``user``'s page shows it, if they may read it now; else None."""
-    table = Table.objects.select_related("current_hand").filter(pk=table_id).first()
-    if table is None or not rights(user, table).read:
-        return None
-    message = (
-        ChatMessage.objects.select_related("author")
-        .filter(pk=message_id, table_id=table_id)
-        .first()
-    )
-    return line_of(message, user) if message is not None else None
+class SharedMessage:
+    """One chat message as this process's pages get it (games/live/consumers.py): the
+    table, its seats, who may see it, who muted its chat and the message are read once,
+    at the first page's push, and each line rendered once per (language, whether the
+    reader wrote it); then each page costs a look-up and a send, not 4 to 7 queries and
+    a rendering. Each reader's rights are still their own (``rights_among``): a stranger,
+    a spectator kept out, a user who muted the chat get nothing. Thread-safe."""
+
+    def __init__(self, table_id: int, message_id: int) -> None:
+        self.table_id, self.message_id = table_id, message_id
+        self._lock = threading.RLock()
+        self._read = False
+        self._table: Table | None = None
+        self._message: ChatMessage | None = None
+        self._seats: list = []
+        self._audience = None
+        self._muted: frozenset[int] = frozenset()
+        self._lines: dict[tuple[str, bool], str] = {}
+        self.renders = 0  # lines rendered (the tests read it)
+
+    def html_for(self, user, language: str) -> str | None:
+        """The message's line in ``language`` for ``user``, if they may read it now."""
+        with self._lock:
+            self._read_once()
+            table, message = self._table, self._message
+            if table is None or message is None or not self._audience.may_see(user):
+                return None
+            allowed = rights_among(user, table, self._seats, lambda: user.pk in self._muted)
+            if not allowed.read:
+                return None
+            key = (language, message.author_id == user.pk)
+            if key not in self._lines:
+                with translation.override(language):
+                    line = line_of(message, user)
+                    self._lines[key] = render_to_string(LINE_TEMPLATE, {"line": line})
+                self.renders += 1
+            return self._lines[key]
+
+    def _read_once(self) -> None:
+        if self._read:
+            return
+        self._read = True
+        table = Table.objects.select_related("current_hand").filter(pk=self.table_id).first()
+        if table is None:
+            return
+        self._table = table
+        self._seats = table_seats(table)
+        self._audience = audience(table, self._seats)
+        self._muted = frozenset(
+            ChatMute.objects.filter(table=table).values_list("user_id", flat=True)
+        )
+        self._message = (
+            ChatMessage.objects.select_related("author")
+            .filter(pk=self.message_id, table_id=self.table_id)
+            .first()
+        )
+
+
+# (table id, message id) -> (when it was first read, SharedMessage)
+_shared = Memo(SHARED_MESSAGES)
+_shared_lock = threading.Lock()
+
+
+def shared_message(table_id: int, message_id: int) -> SharedMessage:
+    """The reading of a message that this process's pages share (for SHARED_SECONDS:
+    they all hear it within milliseconds)."""
+    now = time.monotonic()
+    key = (table_id, message_id)
+    with _shared_lock:
+        found = _shared.get(key)
+        if found is not None and now - found[0] < SHARED_SECONDS:
+            return found[1]
+        message = SharedMessage(table_id, message_id)
+        _shared.put(key, (now, message))
+        return message

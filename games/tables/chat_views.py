@@ -53,9 +53,12 @@ def _answer(request: HttpRequest, table: Table, text: str, status: int = 200) ->
 
 @login_required
 def table_chat(request: HttpRequest, table_id: int) -> HttpResponse:
-    """The chat panel alone: what the page fetches again when the socket says so."""
+    """The chat panel alone: what the page fetches again when the socket says so; with
+    ``?zone=1`` the whole ``#chat`` (the drawer, or the hidden stand-in of a user who may
+    not have the chat now), so that it appears or goes as the settings change."""
     table = pages.watchable_table(request, table_id)
-    return render(request, "games/table/chat_panel.html", chat_context(request, table))
+    template = "games/table/chat.html" if request.GET.get("zone") else "games/table/chat_panel.html"
+    return render(request, template, chat_context(request, table))
 
 
 @login_required

@@ -17,6 +17,7 @@ import secrets
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -312,9 +313,45 @@ def leave_seat(*, table: Table, user) -> Outcome:
     seat = table.seats.filter(user=user).first()
     if seat is None:
         raise ServiceError("not_seated", _("Vous n'avez pas de place à cette table."), 409)
+    _back_on_the_list(table)
     seat.user = None
     seat.save(update_fields=["user"])
     return _record(table, user, "leave_seat", {}, seat=seat.position)
+
+
+@transaction.atomic
+def release_seat(*, table: Table, by, position: int) -> Outcome:
+    """The creator frees the seat of another player (someone who sat at their open table
+    and whom they would rather not play with, say). The player keeps seeing the table if
+    they may (an invitee, a club member, anyone while it is open); their page hears the
+    change, and says that their seat was freed (``released``). The creator's own seat
+    is left with "Quitter cette place"."""
+    table = _managed(table, by)
+    seat = _seats(table)[_position(position)]
+    if seat.user_id is None:
+        raise ServiceError("no_player", _("Aucun joueur n'est assis à cette place."), 409)
+    if seat.user_id == by.pk:
+        raise ServiceError(
+            "own_seat", _("C'est votre place : « Quitter cette place » la libère."), 409
+        )
+    released = seat.user_id
+    _back_on_the_list(table)
+    seat.user = None
+    seat.save(update_fields=["user"])
+    return _record(table, by, "release_seat", {"user": released}, seat=seat.position)
+
+
+def released(table: Table, user) -> bool:
+    """Whether the creator freed ``user``'s seat since they last took one at ``table``."""
+    last = (
+        table.actions.filter(
+            Q(kind="release_seat", payload__user=user.pk) | Q(kind="take_seat", actor=user)
+        )
+        .order_by("-seq")
+        .values_list("kind", flat=True)
+        .first()
+    )
+    return last == "release_seat"
 
 
 @transaction.atomic
@@ -360,6 +397,7 @@ def remove_bot(*, table: Table, by, position: int) -> Outcome:
     seat = _seats(table)[_position(position)]
     if not seat.is_bot:
         raise ServiceError("no_bot", _("Aucun robot n'est assis à cette place."), 409)
+    _back_on_the_list(table)
     seat.bot_level = ""
     seat.save(update_fields=["bot_level"])
     return _record(table, by, "remove_bot", {}, seat=seat.position)
@@ -463,6 +501,15 @@ def _visible_in_lobby(table: Table, user) -> Table:
     return table
 
 
+def _back_on_the_list(table: Table) -> None:
+    """Before a seat of ``table`` is freed: an open table that was full (off the list)
+    comes back on it now, and its week of waiting (OPEN_LOBBY_CLOSE_AFTER_SECONDS, the
+    sweep's closing, games/tables/open_tables.py) starts again from now."""
+    if table.is_open and not Seat.objects.filter(table=table, user=None, bot_level="").exists():
+        table.opened_at = timezone.now()
+        table.save(update_fields=["opened_at"])
+
+
 def _seats(table: Table) -> dict[int, Seat]:
     # The table row is locked: nobody else changes its seats meanwhile.
     return {seat.position: seat for seat in Seat.objects.filter(table=table)}
@@ -499,6 +546,8 @@ __all__ = [
     "leave_seat",
     "move_player",
     "rematch",
+    "release_seat",
+    "released",
     "remove_bot",
     "revoke_link",
     "set_bot",

@@ -12,10 +12,13 @@ Every change of an open table (created, opened, closed, its seats, its start, it
 tells the pages of the list through ``signals.open_tables_changed`` (games/live: a ping
 without data, each page fetches its own list again).
 
-An open asynchronous table still waiting OPEN_LOBBY_CLOSE_AFTER_SECONDS (a week) after it
-was opened is closed by the sweep (``close_if_waited_too_long``): abandoned, its players
-told (``signals.open_table_closed``, an in-app notification). A live open table is not:
-its players are there, or it is quickly found empty and left.
+An open asynchronous table listed OPEN_LOBBY_CLOSE_AFTER_SECONDS (a week) without finding
+its players is closed by the sweep (``close_if_waited_too_long``): abandoned, its players
+told (``signals.open_table_closed``, an in-app notification). The week counts from when
+it last came on the list (``Table.opened_at``): when it was opened (or reopened), or when
+a seat was freed after it had been full (games/tables/lobby.py); a full table, off the
+list and waiting for its creator to start it, is not closed this way. A live open table
+is not either: its players are there, or it is quickly found empty and left.
 """
 
 from __future__ import annotations
@@ -147,11 +150,12 @@ def sit(*, table_id: int, user, position: int) -> Outcome:
     The table's row is locked: of two players choosing the same seat at once, the first
     sits, the second is told the seat is taken, and nothing else changes. Whoever may not
     see the table is told it does not exist (404, as for any private table: an open table
-    its creator closed is private again); an open table that started or was closed
-    meanwhile says so (409).
+    its creator closed is private again, and so is one that started or was closed: a
+    stranger learns nothing of what became of it); to those who may still see it (its
+    invitees, its club's members) a table that started or was closed says so (409).
     """
     table = lock_table(table_id)
-    if not may_see(user, table) and not (table.is_open and table.club_id is None):
+    if not may_see(user, table):
         raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
     if table.status == Table.Status.PLAYING:
         raise ServiceError("already_started", _("La partie a commencé sans vous."), 409)
@@ -168,13 +172,16 @@ def waited_since() -> datetime.datetime:
 
 
 def waiting_too_long():
-    """The open asynchronous tables still in the lobby since before ``waited_since``."""
+    """The open asynchronous tables on the list (in the lobby, a seat free) since before
+    ``waited_since``."""
     return Table.objects.filter(
         is_open=True,
         status=Table.Status.LOBBY,
         pace=Pace.ASYNC,
         opened_at__lte=waited_since(),
-    )
+        seats__user__isnull=True,
+        seats__bot_level="",
+    ).distinct()
 
 
 def close_if_waited_too_long(table_id: int, version: int) -> Outcome | None:

@@ -11,7 +11,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 
-from games.tables import presence
+from games.tables import lobby, presence
 from games.tables.access import may_see, visible_tables
 from games.tables.board import SUMMARY_SEEN, table_board
 from games.tables.catalogue import PRESET_LABELS
@@ -136,6 +136,9 @@ def table_context(request: HttpRequest, table: Table, **extra) -> dict:
         # Closed before the start: why (the sweep's ``abandon`` of an open table, or other).
         context["closed_before_start"] = closed_reason(table)
         context["waited_days"] = settings.OPEN_LOBBY_CLOSE_AFTER_SECONDS // 86400
+    if in_lobby and my_seat is None and not is_creator:
+        # The creator freed their seat: they are told, on the page that refetched.
+        context["seat_released"] = lobby.released(table, user)
     if is_creator and in_lobby:
         context["invitations"] = list(
             table.invitations.select_related("user").order_by("created_at")

@@ -32,6 +32,7 @@ urlpatterns = [
     table_path("lien/renouveler/", views.table_revoke_link, "revoke_link"),
     table_path("places/prendre/", views.table_take_seat, "take_seat"),
     table_path("places/quitter/", views.table_leave_seat, "leave_seat"),
+    table_path("places/liberer/", views.table_release_seat, "release_seat"),
     table_path("places/echanger/", views.table_move_player, "move_player"),
     table_path("places/robot/", views.table_set_bot, "set_bot"),
     table_path("places/retirer-robot/", views.table_remove_bot, "remove_bot"),

@@ -328,7 +328,7 @@ def hand_history(
         "deck_text": " ".join(hand.deck_list),
         "preset_label": PRESET_LABELS[table.preset],
         "page_url": request.path,
-        "chat_lines": (
+        "chat_talk": (
             chat.hand_lines(hand, request.user) if chat.rights(request.user, table).read else None
         ),
     }
@@ -542,6 +542,22 @@ def table_leave_seat(request: HttpRequest, table_id: int) -> HttpResponse:
         None,
         lambda table, data: lobby.leave_seat(table=table, user=request.user),
         _("Vous avez quitté votre place."),
+    )
+
+
+@login_required
+@require_POST
+def table_release_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    """*Libérer la place*: the creator frees another player's seat, in the lobby."""
+    return _act(
+        request,
+        table_id,
+        "seats",
+        SeatForm,
+        lambda table, data: lobby.release_seat(
+            table=table, by=request.user, position=data["position"]
+        ),
+        _("La place est libérée."),
     )
 
 

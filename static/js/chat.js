@@ -3,9 +3,12 @@
  * static/js/table.js owns the socket and hands this file every chat message it brings
  * ("belote:chat"): {chat: html} is one message already rendered for this user by the
  * server (escaped there), appended to the log; {chat: "reload"} (the settings changed,
- * or the socket (re)connected and may have missed some) fetches the panel again. While
- * the drawer is closed, the "Discussion" button counts the unread messages. The forms
- * are plain htmx forms; after a send the field is emptied and keeps the focus.
+ * or the socket reconnected and may have missed some; not at its first connection: the
+ * page came with its chat) fetches the whole #chat again. While the drawer is closed,
+ * the "Discussion" button counts the unread messages. The forms
+ * are plain htmx forms; after a send the field is emptied and keeps the focus. A user
+ * without the chat has a hidden, empty #chat: so the drawer appears when the creator
+ * turns the chat on or lets spectators in, and goes when they keep spectators out.
  */
 (function () {
   "use strict";
@@ -33,15 +36,24 @@
   }
 
   function reload() {
-    var panel = document.getElementById("chat-panel");
-    if (!panel || !window.htmx) {
+    var zone = drawer();
+    if (!zone || !window.htmx) {
       return;
     }
     var field = document.getElementById("chat-text");
     if (field && document.activeElement === field && field.value) {
       return; // someone is typing: the next message brings the news
     }
-    htmx.ajax("GET", panel.dataset.chatUrl, { target: "#chat-panel", swap: "outerHTML" });
+    // The whole #chat: it appears, or goes, as the settings now say for this user; an
+    // open drawer stays open.
+    var wasOpen = Boolean(zone.open);
+    var swap = { target: "#chat", swap: "outerHTML" };
+    htmx.ajax("GET", zone.dataset.chatZoneUrl, swap).then(function () {
+      var now = drawer();
+      if (now && now.tagName === "DETAILS" && wasOpen) {
+        now.open = true;
+      }
+    });
   }
 
   function append(html, id) {
@@ -88,7 +100,7 @@
 
   if (window.htmx) {
     htmx.onLoad(function (element) {
-      if (element.id === "chat-panel") {
+      if (element.id === "chat-panel" || element.id === "chat") {
         scrollDown();
         var field = document.getElementById("chat-text");
         if (field && drawer() && drawer().open && element.querySelector(".notice-error") === null) {

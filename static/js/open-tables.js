@@ -9,7 +9,9 @@
  * and when the tab becomes visible again. While the socket is down, the list is fetched
  * every POLL_MS instead. Closed for good (not logged in, too many pages of this user
  * open: close codes in the script's data-* attributes), it says so and polls no more.
- * A refetch waits while the user's own request (a seat, a filter) is in flight.
+ * A refetch waits while the user's own request (a seat, a filter) is in flight. A refused
+ * seat's notice sits outside the list, in #open-tables-notice (out of band): the refetch
+ * leaves it, the user's next request clears it.
  * Without JavaScript the page still works: the filters and the seats are plain forms.
  */
 (function () {
@@ -146,6 +148,12 @@
     var xhr = event.detail.xhr;
     if (!xhr || loading) {
       return; // our own refetch
+    }
+    // The user acts again (a seat, a filter): the notice of the last refusal goes (a new
+    // refusal brings its own, out of band). The list's refetches leave it alone.
+    var notice = document.getElementById("open-tables-notice");
+    if (notice) {
+      notice.replaceChildren();
     }
     pending += 1;
     xhr.addEventListener("loadend", function () {

@@ -117,6 +117,7 @@
 
   var socket = null;
   var attempts = 0;
+  var connectedOnce = false; // a later open is a reconnect: the chat may have missed some
   var retryTimer = null;
   var heartbeatTimer = null;
   var loading = false;
@@ -301,7 +302,12 @@
         status.clear(false);
       }
       askVersion();
-      document.dispatchEvent(new CustomEvent("belote:chat", { detail: { chat: "reload" } }));
+      if (connectedOnce) {
+        // The page came with its chat: only a reconnect fetches it again (messages sent
+        // while the socket was down).
+        document.dispatchEvent(new CustomEvent("belote:chat", { detail: { chat: "reload" } }));
+      }
+      connectedOnce = true;
       clearInterval(heartbeatTimer);
       if (HEARTBEAT_MS > 0) {
         heartbeatTimer = setInterval(askVersion, HEARTBEAT_MS);

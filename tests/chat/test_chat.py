@@ -16,13 +16,15 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.live.consumers import NOT_ALLOWED
 from games.models import ChatMessage, Table
 from games.tables import chat, lobby, service
-from tests.factories import fixed_deck, make_user, make_users
+from tests.factories import fixed_deck, make_user, make_users, play_to_the_end
 from tests.live.conftest import run, socket_headers
 from tests.table_page.helpers import finish_hand, take_at_once
 
@@ -382,6 +384,27 @@ def test_the_hand_history_shows_the_messages_of_that_hand(creator, players):
     assert "Oups" not in page
 
 
+def test_messages_after_the_game_show_as_such_in_its_last_hands_history(creator, players):
+    table = new_table(creator, players)
+    play_to_the_end(table, seed=2)
+    table.refresh_from_db()
+    assert table.status == Table.Status.FINISHED
+    last = table.current_hand
+    assert say(players[N], table, reaction="gg").status_code == 200
+    assert say(players[E], table, text="Belle partie !").status_code == 200
+    assert ChatMessage.objects.filter(hand=last).count() == 2  # recorded with the last hand
+
+    history = browser(players[S]).get(
+        reverse("games:hand", args=[table.pk, last.game.number, last.number])
+    )
+    page = history.content.decode()
+    during, _, after = page.partition("Discussion après la partie")
+    assert after, "no section for the talk after the game"
+    assert "Aucun message pendant cette donne." in during
+    assert "Belle partie !" not in during and "Bien vu !" not in during
+    assert "Belle partie !" in after and "Bien vu !" in after
+
+
 def test_the_new_table_form_sets_the_chat_and_the_creator_changes_it_later(players):
     creator = players[S]
     client = browser(creator)
@@ -439,3 +462,86 @@ def test_without_javascript_a_message_is_a_plain_post_and_a_redirect(creator, pl
     page = response.content.decode()
     assert "Message envoyé." in page and "Bonsoir" in page
     assert stored(table) == ["Bonsoir"]
+
+
+def test_the_chat_appears_on_an_open_page_when_it_becomes_theirs(creator, players):
+    """A spectator kept out of the chat has an empty, hidden #chat on the table page, with
+    the address of the whole #chat (static/js/chat.js fetches it when the socket says the
+    settings changed): once the creator lets spectators read, it brings the drawer."""
+    table = new_table(creator, players, chat_spectators="none")
+    spectator = make_user("sam")
+    watch(table, spectator)
+    say(players[N], table, reaction="thanks")
+    client = browser(spectator)
+    zone = reverse("games:chat", args=[table.pk]) + "?zone=1"
+
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert f'<div id="chat" hidden data-chat-zone-url="{zone}"></div>' in page
+    assert "Merci" not in page
+    assert client.get(zone).content.decode().strip().startswith('<div id="chat" hidden')
+
+    configure(creator, table, {"enabled": "on", "spectators": "read"})
+    fetched = client.get(zone).content.decode().strip()
+    assert fetched.startswith('<details id="chat" class="chat"')
+    assert "Merci" in fetched and 'id="chat-panel"' in fetched
+
+    # Kept out again: the drawer goes, and not a word stays.
+    configure(creator, table, {"enabled": "on", "spectators": "none"})
+    gone = client.get(zone).content.decode()
+    assert gone.strip().startswith('<div id="chat" hidden') and "Merci" not in gone
+    # A stranger asks in vain.
+    assert browser(make_user("sacha")).get(zone).status_code == 404
+
+
+def test_the_cost_of_a_message_does_not_grow_with_its_readers(creator, players):
+    """A message is read once per process (chat.shared_message): the queries of its push
+    are the same for 2 readers as for 9, and each reader's rights still hold."""
+    table = new_table(creator, players, chat_spectators="read")
+    spectators = [make_user(f"spectateur{i}") for i in range(3)]
+    for spectator in spectators:
+        watch(table, spectator)
+    mute(players[W], table, "on")
+    stranger = make_user("sacha")
+    ids = []
+    for reaction in ("hello", "thanks", "bravo"):
+        assert say(players[N], table, reaction=reaction).status_code == 200
+        ids.append(ChatMessage.objects.latest("id").pk)
+
+    def push(message_id: int, users) -> tuple[list, int]:
+        with CaptureQueriesContext(connection) as queries:
+            shared = chat.shared_message(table.pk, message_id)
+            lines = [shared.html_for(user, "fr") for user in users]
+        return lines, len(queries)
+
+    push(ids[0], [players[E]])  # warms what the process keeps (the seats)
+    _few, cost_few = push(ids[1], [players[E], players[S]])
+    readers = [players[E], players[S], creator, *spectators, players[E]]
+    many, cost_many = push(ids[2], [*readers, players[W], stranger])
+    second = ids[2]
+
+    assert cost_many == cost_few <= 5
+    assert all(line and "Bravo partenaire" in line for line in many[: len(readers)])
+    assert many[-2:] == [None, None]  # the muted player, the stranger: nothing
+    assert "chat-mine" not in many[0]
+    assert chat.shared_message(table.pk, second).renders == 1  # one language, no author
+
+
+def test_the_pages_share_one_rendering_of_a_message(creator, players):
+    """Through the real consumers: nine pages, one reading and one rendering."""
+    table = new_table(creator, players, chat_spectators="read")
+    spectators = [make_user(f"spectateur{i}") for i in range(3)]
+    for spectator in spectators:
+        watch(table, spectator)
+    users = (players[E], players[S], players[W], creator, *spectators, players[E])
+    heads = [socket_headers(user) for user in users]
+
+    async def scenario(sockets):
+        pages = [await sockets.accepted(table.pk, head) for head in heads]
+        await settle(*pages)
+        await sync_to_async(say)(players[N], table, reaction="bravo")
+        for page in pages:
+            assert "Bravo partenaire" in (await chat_message(page))["chat"]
+
+    run(scenario)
+    message = ChatMessage.objects.get(table=table)
+    assert chat.shared_message(table.pk, message.pk).renders == 1

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from belote_site.asgi import application
-from games.live.consumers import NOT_LOGGED_IN
+from games.live.consumers import MAX_FRAME_CHARS, NOT_LOGGED_IN
 from games.models import Table
 from games.tables import lobby, open_tables
 from games.timing.sweep import sweep
@@ -87,7 +87,7 @@ def test_each_change_of_an_open_table_is_told_and_nothing_else(creator):
     run(scenario)
 
 
-def test_a_heartbeat_is_answered_and_anything_else_read_as_one(creator):
+def test_a_heartbeat_is_answered_and_an_oversized_or_binary_frame_ignored(creator):
     async def scenario(sockets):
         socket = list_socket(await sync_to_async(socket_headers)(creator))
         sockets.opened.append(socket)
@@ -96,9 +96,14 @@ def test_a_heartbeat_is_answered_and_anything_else_read_as_one(creator):
 
         await socket.send_to(text_data="{}")
         assert await socket.receive_json_from(timeout=5) == {"alive": True}
-        await socket.send_to(text_data="x" * 5000)
+        await socket.send_to(text_data="not json")  # short text: a heartbeat all the same
         assert await socket.receive_json_from(timeout=5) == {"alive": True}
+        # Longer than any frame a page sends (MAX_FRAME_CHARS), or binary: not answered.
+        await socket.send_to(text_data="x" * (MAX_FRAME_CHARS + 1))
+        assert await socket.receive_nothing(timeout=0.3)
         await socket.send_to(bytes_data=b"\x00\xff")
+        assert await socket.receive_nothing(timeout=0.3)
+        await socket.send_to(text_data="x" * MAX_FRAME_CHARS)  # still open, still answered
         assert await socket.receive_json_from(timeout=5) == {"alive": True}
 
     run(scenario)
@@ -126,3 +131,69 @@ def test_a_table_the_sweep_closes_leaves_the_lists_at_once(creator):
         await changed(socket)
 
     run(scenario)
+
+
+def test_the_player_whose_seat_the_creator_frees_hears_it_at_once(creator):
+    stranger = make_user("sacha")
+    table = lobby.create_private_table(
+        created_by=creator, preset="classique", target=1000, is_open=True
+    )
+    lobby.take_seat(table=table, user=stranger, position=0)
+    head, viewer = socket_headers(stranger), socket_headers(make_user("vera"))
+
+    async def scenario(sockets):
+        socket = await sockets.accepted(table.pk, head)
+        first = await socket.receive_json_from(timeout=5)
+        while not await socket.receive_nothing(timeout=0.3):
+            await socket.receive_json_from()
+        listing = list_socket(viewer)
+        sockets.opened.append(listing)
+        assert (await listing.connect())[0]
+
+        outcome = await sync_to_async(lobby.release_seat)(table=table, by=creator, position=0)
+
+        # The lobby's socket tells the version: the page refetches its #table and says why.
+        message = await socket.receive_json_from(timeout=5)
+        assert message == {"table": table.pk, "version": outcome.version}
+        assert outcome.version > first["version"]
+        await changed(listing)  # a seat free: the lists hear it too
+
+    run(scenario)
+
+
+@pytest.mark.usefixtures("quick_list_relay")
+def test_a_change_made_by_another_process_reaches_the_lists(creator):
+    """The embedded default (in-memory layer, ``make run``): the sweep runs in the task
+    worker's process, whose broadcast reaches no page here; the list relay hears it."""
+    viewer = make_user("vera")
+    table = lobby.create_private_table(
+        created_by=creator, preset="classique", target=1000, is_open=True
+    )
+
+    async def scenario(sockets):
+        socket = list_socket(await sync_to_async(socket_headers)(viewer))
+        sockets.opened.append(socket)
+        connected, _code = await socket.connect()
+        assert connected
+        assert await socket.receive_nothing(timeout=0.5)
+
+        # As the worker's sweep leaves it: closed, without a word to this process.
+        await sync_to_async(Table.objects.filter(pk=table.pk).update)(
+            status=Table.Status.ABANDONED, version=table.version + 1
+        )
+        await changed(socket)
+        assert await socket.receive_nothing(timeout=0.5)  # told once
+
+        # A change of this process: told by its broadcast, not once more by the relay.
+        await sync_to_async(lobby.create_private_table)(
+            created_by=creator, preset="classique", target=1000, is_open=True
+        )
+        await changed(socket)
+        assert await socket.receive_nothing(timeout=0.5)
+
+    run(scenario)
+
+
+@pytest.fixture
+def quick_list_relay(settings):
+    settings.OPEN_TABLES_RELAY_SECONDS = 0.1

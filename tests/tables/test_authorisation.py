@@ -213,3 +213,31 @@ def test_strangers_change_nothing_at_a_table_in_play(stranger, playing_table, ac
     else:
         assert response.status_code == 404
     assert snapshot(playing_table) == before
+
+
+@pytest.mark.parametrize("kind", ["private", "club", "open", "open_started"])
+def test_the_audience_read_once_agrees_with_may_see(kind, creator, alice, bob, outsider):
+    """``access.audience`` (read once for a pushed chat message) says what ``may_see`` says."""
+    from games.tables.access import audience, may_see
+    from games.tables.seats import table_seats
+    from tests.clubs.helpers import make_club
+
+    members = [alice, bob]
+    club = make_club("Les Atouts", owners=[creator], members=members) if kind == "club" else None
+    table = lobby.create_private_table(
+        created_by=creator,
+        preset="classique",
+        target=1000,
+        club=club,
+        is_open=kind.startswith("open"),
+        fill_with_bots=True,
+    )
+    if kind == "private":
+        invite(table, alice, bob)
+    lobby.take_seat(table=table, user=alice, position=0)
+    if kind == "open_started":
+        lobby.start(table=table, by=creator)
+    table = Table.objects.get(pk=table.pk)
+    everyone = audience(table, table_seats(table))
+    for user in (creator, alice, bob, outsider):
+        assert everyone.may_see(user) == may_see(user, table), user.username

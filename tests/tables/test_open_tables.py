@@ -354,7 +354,7 @@ def test_a_club_member_sits_at_an_open_club_table(creator, alice):
     assert holders(table)[3] == "alice"
 
 
-REFUSALS = ["seat_taken", "bot_there", "already_seated", "started", "closed", "bad_seat"]
+REFUSALS = ["seat_taken", "bot_there", "already_seated", "bad_seat"]
 
 
 @pytest.mark.parametrize("case", REFUSALS)
@@ -367,10 +367,6 @@ def test_every_refusal_says_why_and_changes_nothing(case, creator, alice, outsid
         lobby.set_bot(table=table, by=creator, position=0, level="random")
     elif case == "already_seated":
         lobby.take_seat(table=table, user=outsider, position=1)
-    elif case == "started":
-        lobby.start(table=table, by=creator)
-    elif case == "closed":
-        service.abandon_table(table_id=table.pk, reason="admin")
     else:
         position = 9
     before = snapshot(table)
@@ -381,13 +377,56 @@ def test_every_refusal_says_why_and_changes_nothing(case, creator, alice, outsid
         "seat_taken": (409, "Cette place est déjà prise."),
         "bot_there": (409, "Cette place est déjà prise."),
         "already_seated": (409, "Vous avez déjà une place à cette table."),
-        "started": (409, "La partie a commencé sans vous."),
-        "closed": (409, "Cette table est fermée."),
         "bad_seat": (422, "Sélectionnez un choix valide"),
     }[case]
     assert response.status_code == status
-    assert message in response.text.replace("&#x27;", "'")
-    assert response.text.lstrip().startswith('<section id="open-tables"')
+    # The notice comes out of band, outside the list that the live refetches replace.
+    notice, _, rest = response.text.partition('<section id="open-tables"')
+    assert notice.lstrip().startswith(
+        '<div id="open-tables-notice" class="open-tables-notice" hx-swap-oob="true">'
+    )
+    assert message in notice.replace("&#x27;", "'")
+    assert rest and message not in rest.replace("&#x27;", "'")
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize("case", ["started", "closed"])
+def test_a_table_no_longer_open_does_not_exist_for_a_stranger(case, creator, outsider):
+    """Private as today: once started or closed, an open table is as private as any, and
+    a stranger who had not sat down is told it does not exist, not what became of it."""
+    table = open_table(creator, fill_with_bots=True)
+    if case == "started":
+        lobby.start(table=table, by=creator)
+    else:
+        service.abandon_table(table_id=table.pk, reason="admin")
+    before = snapshot(table)
+
+    client = client_for(outsider)
+    response = htmx_post(client, sit_url(table), {"position": 0})
+    assert response.status_code == 404
+    assert "commencé" not in response.text and "fermée" not in response.text
+    assert client.post(sit_url(table), {"position": 0}).status_code == 404
+    assert snapshot(table) == before
+
+
+@pytest.mark.parametrize(
+    ("case", "message"),
+    [("started", "La partie a commencé sans vous."), ("closed", "Cette table est fermée.")],
+)
+def test_an_invitee_is_told_the_table_started_or_closed(case, message, creator, alice):
+    """Someone who may still see the table (an invitee) learns nothing new: 409, why."""
+    table = open_table(creator, fill_with_bots=True)
+    invite(table, alice)
+    if case == "started":
+        lobby.start(table=table, by=creator)
+    else:
+        service.abandon_table(table_id=table.pk, reason="admin")
+    before = snapshot(table)
+
+    response = htmx_post(client_for(alice), sit_url(table), {"position": 0})
+
+    assert response.status_code == 409
+    assert message in response.text.split('<section id="open-tables"')[0]
     assert snapshot(table) == before
 
 
@@ -398,7 +437,9 @@ def test_without_javascript_a_refusal_shows_the_list_with_the_message(creator, a
     response = client_for(outsider).post(sit_url(table) + "?pace=live", {"position": 0})
 
     assert response.status_code == 409
-    assert "Cette place est déjà prise." in response.text
+    # The site's messages say it, above the list (nothing out of band in a whole page).
+    assert "Cette place est déjà prise." in response.text.split('<section id="open-tables"')[0]
+    assert "hx-swap-oob" not in response.text
     assert "<html" in response.text
     assert f'data-fragment-url="{OPEN}?pace=live"' in response.text
 
@@ -471,3 +512,94 @@ def test_two_players_on_the_same_seat_one_sits_the_other_is_told(creator):
     assert holders(table) == [winner, None, "claire", None]
     table.refresh_from_db()
     assert table.version == version + 1
+
+
+# ---------------------------------------------------------------------------------------
+# The creator frees a seat ("Libérer la place")
+
+
+def release_url(table: Table) -> str:
+    return reverse("games:release_seat", args=[table.pk])
+
+
+def test_the_creator_frees_a_strangers_seat_and_the_stranger_is_told(creator, as_creator, outsider):
+    table = open_table(creator)
+    lobby.take_seat(table=table, user=outsider, position=0)
+    lobby_page = as_creator.get(url("table", table)).text
+    assert lobby_page.count("Libérer la place") == 1  # Olivier's seat, not the creator's
+
+    response = htmx_post(as_creator, release_url(table), {"position": 0})
+
+    assert response.status_code == 200
+    assert "La place est libérée." in response.text
+    assert holders(table) == [None, None, "claire", None]
+    assert table.actions.filter(kind="release_seat", payload__user=outsider.pk).exists()
+    assert listed(client_for(make_user("vera")), table)  # a free seat again: listed
+    # Olivier's page (refetched when the socket says the table changed) says so; it goes
+    # once he sits again.
+    stranger = client_for(outsider)
+    told = "La personne qui a créé la table a libéré votre place."
+    assert told in stranger.get(url("table", table)).text.replace("&#x27;", "'")
+    lobby.take_seat(table=table, user=outsider, position=1)
+    assert told not in stranger.get(url("table", table)).text.replace("&#x27;", "'")
+
+
+def test_without_javascript_freeing_a_seat_redirects_with_a_message(creator, as_creator, alice):
+    table = open_table(creator)
+    lobby.take_seat(table=table, user=alice, position=3)
+
+    response = as_creator.post(release_url(table), {"position": 3}, follow=True)
+
+    assert response.redirect_chain[-1][0] == url("table", table)
+    assert "La place est libérée." in response.text
+    assert holders(table) == [None, None, "claire", None]
+
+
+@pytest.mark.parametrize(
+    ("case", "status", "message"),
+    [
+        ("not_creator", 403, "Seul le créateur de la table peut faire cela."),
+        ("free_seat", 409, "Aucun joueur n'est assis à cette place."),
+        ("bot_seat", 409, "Aucun joueur n'est assis à cette place."),
+        ("own_seat", 409, "C'est votre place"),
+        ("bad_seat", 422, "Sélectionnez un choix valide"),
+        ("started", 409, "La partie a déjà commencé."),
+    ],
+)
+def test_freeing_a_seat_is_refused_with_a_message(case, status, message, creator, alice, bob):
+    table = open_table(creator, fill_with_bots=True)
+    lobby.take_seat(table=table, user=alice, position=0)
+    lobby.take_seat(table=table, user=bob, position=1)
+    lobby.set_bot(table=table, by=creator, position=3, level="random")
+    client, position = client_for(creator), 0
+    if case == "not_creator":
+        client = client_for(bob)
+    elif case == "free_seat":
+        lobby.leave_seat(table=table, user=alice)
+    elif case == "bot_seat":
+        position = 3
+    elif case == "own_seat":
+        position = 2
+    elif case == "bad_seat":
+        position = 9
+    elif case == "started":
+        lobby.start(table=table, by=creator)
+    before = snapshot(table)
+
+    response = htmx_post(client, release_url(table), {"position": position})
+
+    assert response.status_code == status
+    assert message in response.text.replace("&#x27;", "'")
+    assert snapshot(table) == before
+
+
+def test_freeing_a_seat_needs_csrf_and_a_post_and_a_table_to_see(creator, outsider, alice):
+    table = open_table(creator)
+    lobby.take_seat(table=table, user=alice, position=0)
+    strict = Client(enforce_csrf_checks=True)
+    strict.force_login(creator)
+    assert strict.post(release_url(table), {"position": 0}).status_code == 403
+    assert client_for(creator).get(release_url(table)).status_code == 405
+    private = lobby.create_private_table(created_by=creator, preset="classique", target=1000)
+    assert client_for(outsider).post(release_url(private), {"position": 2}).status_code == 404
+    assert holders(table) == ["alice", None, "claire", None]

@@ -105,3 +105,46 @@ def test_reopening_starts_the_week_again(creator):
     with after(first, WEEK.total_seconds() + 60):
         assert sweep() == 0
     assert fresh(table).status == Table.Status.LOBBY
+
+
+def test_the_week_counts_from_when_the_table_last_had_a_free_seat(creator):
+    """Full, it is off the list: its week starts again when a seat is freed."""
+    table = waiting_table(creator)
+    first = table.opened_at
+    players = [make_user(name) for name in ("alice", "bruno", "chloe")]
+    for position, player in zip((0, 1, 3), players, strict=True):
+        open_tables.sit(table_id=table.pk, user=player, position=position)
+
+    # Full for six days, then Bruno leaves: back on the list, for a week from now.
+    with after(first, 6 * 24 * 3600):
+        lobby.leave_seat(table=table, user=players[1])
+    with after(first, WEEK.total_seconds() + 3600):
+        assert sweep() == 0
+    assert fresh(table).status == Table.Status.LOBBY
+
+    with after(first, 6 * 24 * 3600 + WEEK.total_seconds() + 60):
+        assert sweep() == 1
+    assert fresh(table).status == Table.Status.ABANDONED
+
+
+def test_a_bot_removed_from_a_full_table_starts_the_week_again(creator):
+    table = waiting_table(creator)
+    first = table.opened_at
+    for position in (0, 1, 3):
+        lobby.set_bot(table=table, by=creator, position=position, level="random")
+    with after(first, 5 * 24 * 3600):
+        lobby.remove_bot(table=table, by=creator, position=1)
+    with after(first, WEEK.total_seconds() + 60):
+        assert sweep() == 0
+    assert fresh(table).status == Table.Status.LOBBY
+
+
+def test_a_full_table_waiting_for_its_start_is_not_closed(creator):
+    """Off the list (no free seat), it waits for its creator, not for players."""
+    table = waiting_table(creator)
+    for position in (0, 1, 3):
+        lobby.set_bot(table=table, by=creator, position=position, level="random")
+
+    with after(table.opened_at, 2 * WEEK.total_seconds()):
+        assert sweep() == 0
+    assert fresh(table).status == Table.Status.LOBBY
