@@ -13,7 +13,9 @@ second run is harmless. Any other error still ends the process, for the service 
 to restart it (deploy/belote-worker@.service).
 
 ``queue_health`` is what ``manage.py belote_health`` reports for monitoring: how long the
-oldest task ready to run has waited for a worker.
+oldest task ready to run has waited for a worker. The queue ``analysis`` (the hands'
+analysis, games/tables/analysis.py) is never urgent and may hold a backlog: it is left
+out (``UNHURRIED_QUEUES``).
 """
 
 from __future__ import annotations
@@ -156,13 +158,20 @@ class QueueHealth:
     lag: datetime.timedelta  # how long it has been ready (zero when none waits)
 
 
+# Queues whose tasks may wait without anyone waiting for them: not counted in the lag.
+UNHURRIED_QUEUES = ("analysis",)
+
+
 def queue_health(now: datetime.datetime | None = None) -> QueueHealth:
     """The queue as a monitor sees it: a task is waiting from the moment it may run (its
-    ``run_after``, or its enqueueing when it has none) until a worker starts it."""
+    ``run_after``, or its enqueueing when it has none) until a worker starts it. The
+    tasks of ``UNHURRIED_QUEUES`` are not counted."""
     now = now or timezone.now()
     no_delay = get_date_max()
-    ready = DBTaskResult.objects.filter(status=TaskResultStatus.READY).filter(
-        Q(run_after=no_delay) | Q(run_after__lte=now)
+    ready = (
+        DBTaskResult.objects.filter(status=TaskResultStatus.READY)
+        .exclude(queue_name__in=UNHURRIED_QUEUES)
+        .filter(Q(run_after=no_delay) | Q(run_after__lte=now))
     )
     candidates = [
         ready.filter(run_after__lte=now).order_by("run_after").first(),
@@ -173,7 +182,9 @@ def queue_health(now: datetime.datetime | None = None) -> QueueHealth:
     lag = max(now - since, datetime.timedelta(0)) if since is not None else datetime.timedelta(0)
     return QueueHealth(
         waiting=ready.count(),
-        running=DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING).count(),
+        running=DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING)
+        .exclude(queue_name__in=UNHURRIED_QUEUES)
+        .count(),
         oldest=oldest,
         ready_since=since,
         lag=lag,

@@ -17,7 +17,11 @@ from django.core.management import get_commands
 from tests.processes import ROOT
 
 DEPLOY = ROOT / "deploy"
-LONG_RUNNING = ["belote-daphne@.service", "belote-worker@.service"]
+LONG_RUNNING = [
+    "belote-daphne@.service",
+    "belote-worker@.service",
+    "belote-analysis-worker.service",
+]
 
 
 def unit(name: str) -> configparser.ConfigParser:
@@ -47,6 +51,16 @@ def test_the_worker_unit_runs_the_worker_that_outlives_the_database():
     ran = [command[2] for command in commands("belote-worker@.service")]
 
     assert ran == ["belote_sweep", "belote_worker"]
+
+
+def test_the_analysis_has_a_worker_of_its_own_that_the_other_leaves_it_to():
+    (command,) = commands("belote-analysis-worker.service")
+
+    assert command[2] == "belote_worker"
+    assert command[command.index("--queue-name") + 1] == "analysis"
+    assert int(unit("belote-analysis-worker.service")["Service"]["Nice"]) > 0
+    (other,) = [c for c in commands("belote-worker@.service") if c[2] == "belote_worker"]
+    assert "--queue-name" not in other  # the default queue only
 
 
 def test_every_manage_py_command_of_the_units_exists():

@@ -207,7 +207,9 @@ else:
 TASKS = {
     "default": {
         "BACKEND": "django_tasks_db.DatabaseBackend",
-        "QUEUES": ["default"],
+        # "analysis": the analysis of finished hands (games/tables/analysis.py), long and
+        # never urgent, run by a worker of its own so that it holds up no bot nor clock.
+        "QUEUES": ["default", "analysis"],
     }
 }
 
@@ -343,6 +345,13 @@ BOT_STALL_SECONDS = 10
 # card, deals drawn for each contract it weighs when bidding, tricks left from which it
 # solves the play exactly. README "Bots" gives its speed at these values.
 BELOTE_EXPERT_BUDGET = {"samples": 24, "bid_samples": 32, "exact_tricks": 3}
+# The analysis of a finished hand (games/tables/analysis.py): the card plays of tricks
+# from BELOTE_ANALYSIS_FIRST_TRICK on are weighed (the earlier, the longer: the first
+# trick solves the whole hand, seconds in pure Python, see docs/performance.md); a hand
+# whose analysis has not come BELOTE_ANALYSIS_WAIT_SECONDS after its end shows none
+# rather than "analyse en cours" (a worker down, a hand of before the analysis).
+BELOTE_ANALYSIS_FIRST_TRICK = 3
+BELOTE_ANALYSIS_WAIT_SECONDS = 3600
 # A live table in play that no seated player has had open for LIVE_ABANDON_AFTER_SECONDS
 # (paused meanwhile: games/tables/attendance.py) is abandoned, unrated.
 LIVE_ABANDON_AFTER_SECONDS = 24 * 3600

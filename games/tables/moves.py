@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import rules as engine
-from games.tables import attendance, signals
+from games.tables import analysis, attendance, signals
 from games.tables.clock import clock_deadline, turn_deadline
 from games.tables.models import Action, Game, Hand, Seat, Table, TimeoutPolicy, Trick
 from games.tables.seats import table_seats
@@ -134,7 +134,8 @@ RESULT_FIELDS = [
 
 
 def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]:
-    """Score a finished hand into its game; deal the next hand or end the game."""
+    """Score a finished hand into its game, queue its analysis (games/tables/analysis.py);
+    deal the next hand or end the game."""
     game = hand.game
     result = engine.score(state)
     hand.ended = state.ended
@@ -145,6 +146,8 @@ def _finish_hand(table: Table, hand: Hand, state: engine.HandState) -> list[str]
     hand.held = result.held
     hand.finished_at = timezone.now()
     hand.save(update_fields=[*RESULT_FIELDS, "contract", "taker"])
+    if state.tricks:  # cards were played: their analysis, in the worker once saved
+        analysis.queue_on_commit(hand.pk)
     before = engine.Game(table.rules, hand.dealer, game.scores, game.held, (), -1)
     after = engine.record_hand(before, state)
     game.score_ns, game.score_ew = after.scores

@@ -30,6 +30,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from belote_site import htmx
 from games import rules as engine
 from games.tables import (
+    analysis,
     boards,
     chat,
     chat_views,
@@ -321,9 +322,18 @@ def hand_history(
     except ValueError:
         step = 0
     replay = hand_replay(table, hand, step, viewer=request.user)
+    # The exact analysis of the card play (games/tables/analysis.py): a hand over only.
+    review = analysis.analysis_shown(hand, replay.contract.code if replay.contract else None)
+    marked = review.marked if review is not None else set()
     context = {
         "table": table,
         "replay": replay,
+        "analysis": review,
+        "step_notes": review.of_trick(replay.step) if review is not None and replay.step else [],
+        "tricks_marked": [
+            (trick, [(p, (trick.number, p.card.code) in marked) for p in trick.cards])
+            for trick in replay.tricks
+        ],
         "hand": hand,
         "deck_text": " ".join(hand.deck_list),
         "preset_label": PRESET_LABELS[table.preset],

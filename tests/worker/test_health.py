@@ -65,6 +65,18 @@ def test_a_task_left_waiting_past_the_threshold_fails_the_check():
     assert "ready since 2026-03-02T10:00:00+01:00" in report  # the site's time zone
 
 
+def test_the_analysis_of_hands_may_wait_without_failing_the_check():
+    """The queue "analysis" (games/tables/analysis.py) is never urgent."""
+    with at(0):
+        tasks.echo.using(queue_name="analysis").enqueue("later")
+
+    with at(3600):
+        report = health("--max-lag=60")
+
+    assert "tasks waiting: 0" in report
+    assert report.rstrip().endswith("ok")
+
+
 def test_a_task_waits_from_its_run_after_not_from_its_enqueueing():
     """A deadline's expiry is queued hours ahead: it waits only once its time has come."""
     with at(0):

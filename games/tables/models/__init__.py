@@ -1,6 +1,8 @@
 """The models of a table's life, in the Django app ``games``: ``table`` (the table, its
-seats, invitations and visits) and ``play`` (games, hands, tricks, the action log)."""
+seats, invitations and visits), ``play`` (games, hands, tricks, the action log), ``chat``
+(its messages and mutes) and ``analysis`` (a finished hand's analysis)."""
 
+from games.tables.models.analysis import HandAnalysis
 from games.tables.models.chat import MAX_CHAT_CHARS, ChatMessage, ChatMute
 from games.tables.models.play import Action, Game, Hand, Trick
 from games.tables.models.table import (
@@ -45,6 +47,7 @@ __all__ = [
     "ChatSpectators",
     "Game",
     "Hand",
+    "HandAnalysis",
     "Invitation",
     "InvitationVia",
     "Pace",
