@@ -162,16 +162,18 @@ class QueueHealth:
 UNHURRIED_QUEUES = ("analysis",)
 
 
-def queue_health(now: datetime.datetime | None = None) -> QueueHealth:
+def queue_health(now: datetime.datetime | None = None, *, unhurried: bool = False) -> QueueHealth:
     """The queue as a monitor sees it: a task is waiting from the moment it may run (its
     ``run_after``, or its enqueueing when it has none) until a worker starts it. The
-    tasks of ``UNHURRIED_QUEUES`` are not counted."""
+    tasks of ``UNHURRIED_QUEUES`` are not counted; with ``unhurried``, only they are (their
+    worker is watched with a threshold of its own)."""
     now = now or timezone.now()
     no_delay = get_date_max()
-    ready = (
-        DBTaskResult.objects.filter(status=TaskResultStatus.READY)
-        .exclude(queue_name__in=UNHURRIED_QUEUES)
-        .filter(Q(run_after=no_delay) | Q(run_after__lte=now))
+    mine = Q(queue_name__in=UNHURRIED_QUEUES)
+    if not unhurried:
+        mine = ~mine
+    ready = DBTaskResult.objects.filter(mine, status=TaskResultStatus.READY).filter(
+        Q(run_after=no_delay) | Q(run_after__lte=now)
     )
     candidates = [
         ready.filter(run_after__lte=now).order_by("run_after").first(),
@@ -182,9 +184,7 @@ def queue_health(now: datetime.datetime | None = None) -> QueueHealth:
     lag = max(now - since, datetime.timedelta(0)) if since is not None else datetime.timedelta(0)
     return QueueHealth(
         waiting=ready.count(),
-        running=DBTaskResult.objects.filter(status=TaskResultStatus.RUNNING)
-        .exclude(queue_name__in=UNHURRIED_QUEUES)
-        .count(),
+        running=DBTaskResult.objects.filter(mine, status=TaskResultStatus.RUNNING).count(),
         oldest=oldest,
         ready_since=since,
         lag=lag,

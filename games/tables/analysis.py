@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.tasks import task
+from django.db.models import Q
+from django.tasks import TaskResultStatus, task
 from django.utils import timezone
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -57,6 +58,49 @@ def queue_on_commit(hand_id: int) -> None:
 @task(queue_name=QUEUE, priority=-10)
 def analyse_hand_task(hand_id: int) -> None:
     analyse_hand(hand_id)
+
+
+# A hand's analysis not stored this long after the hand's end, with no task of it waiting
+# or running (started less than this long ago), was lost: the sweep queues it again.
+LOST_AFTER = datetime.timedelta(minutes=10)
+REQUEUED_PER_SWEEP = 50
+
+
+def requeue_lost(now: datetime.datetime | None = None) -> int:
+    """Queue again the analyses lost on their way (a queue that failed at the move's
+    commit, a worker killed in the middle of one): the hands over for LOST_AFTER, and for
+    less than BELOTE_ANALYSIS_WAIT_SECONDS (older ones are not promised), with cards
+    played, no analysis stored and none waiting or running. Called by the sweep
+    (games/timing/sweep.py); returns how many were queued."""
+    from django_tasks_db.models import DBTaskResult
+
+    now = now or timezone.now()
+    wait = datetime.timedelta(seconds=settings.BELOTE_ANALYSIS_WAIT_SECONDS)
+    candidates = list(
+        Hand.objects.filter(
+            finished_at__gte=now - wait,
+            finished_at__lte=now - LOST_AFTER,
+            analysis__isnull=True,
+        )
+        .exclude(contract="")
+        .order_by("finished_at")
+        .values_list("pk", flat=True)[: REQUEUED_PER_SWEEP * 4]
+    )
+    if not candidates:
+        return 0
+    pending = DBTaskResult.objects.filter(task_path=analyse_hand_task.module_path).filter(
+        Q(status=TaskResultStatus.READY)
+        | Q(status=TaskResultStatus.RUNNING, started_at__gte=now - LOST_AFTER)
+    )
+    waiting = {
+        row["kwargs"].get("hand_id") for row in pending.values_list("args_kwargs", flat=True)
+    }
+    lost = [pk for pk in candidates if pk not in waiting][:REQUEUED_PER_SWEEP]
+    for hand_id in lost:
+        queue_analysis(hand_id)
+    if lost:
+        logger.warning("Queued again the lost analysis of %d hands.", len(lost))
+    return len(lost)
 
 
 def analyse_hand(hand_id: int) -> HandAnalysis | None:

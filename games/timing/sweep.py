@@ -5,7 +5,8 @@ turn left without a move for BOT_STALL_SECONDS, every absent live player
 (games/tables/attendance.py), resumes those a player has open again, and abandons those
 nobody came back to for LIVE_ABANDON_AFTER_SECONDS (not a tournament's: its round
 deadline decides). It also closes the open asynchronous tables left waiting in the lobby
-for OPEN_LOBBY_CLOSE_AFTER_SECONDS (games/tables/open_tables.py). Each step re-checks the
+for OPEN_LOBBY_CLOSE_AFTER_SECONDS (games/tables/open_tables.py), and queues again the
+analyses of finished hands lost on their way (games/tables/analysis.py). Each step re-checks the
 table at its version under the table lock, so a second run does nothing more.
 """
 
@@ -18,7 +19,7 @@ from django.conf import settings
 from django.db.models import F, Q
 from django.utils import timezone
 
-from games.tables import open_tables, service
+from games.tables import analysis, open_tables, service
 from games.tables.models import Pace, Table
 from games.timing.absence import live_grace, replace_absent
 
@@ -67,6 +68,10 @@ def sweep() -> int:
                 logger.exception("sweep: %s failed on table %s", step.__name__, table_id)
                 continue
             moved += outcome is not None and outcome.applied
+    try:  # the hands' analyses lost on their way (games/tables/analysis.py)
+        analysis.requeue_lost(now)
+    except Exception:
+        logger.exception("sweep: the hands' analyses could not be queued again")
     return moved
 
 

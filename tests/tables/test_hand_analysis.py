@@ -10,6 +10,7 @@ import random
 import re
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.tasks import TaskResultStatus
 from django.utils import timezone
@@ -260,3 +261,39 @@ def test_no_analysis_for_a_hand_in_play_nor_for_someone_who_may_not_see_the_tabl
     response = stranger.get(f"/tables/{table.pk}/donnes/1/{hand.number}/")
     assert response.status_code == 404
     assert b"aurait" not in response.content
+
+
+def test_the_sweep_queues_again_an_analysis_lost_on_its_way():
+    """A hand whose analysis was never queued (the queue failed at the move's commit) or
+    whose worker died in the middle of it is queued again by the sweep, once; a hand
+    analysed, waiting, or older than the replay waits for is left alone."""
+    from games.timing.sweep import sweep
+
+    table = started_table()
+    hand = first_played_hand(table, seed=4)  # tests: on_commit callbacks never run
+    assert queued_analyses() == []
+    ended = hand.finished_at
+
+    with time_machine.travel(ended + datetime.timedelta(minutes=5), tick=False):
+        assert analysis.requeue_lost() == 0  # too early: its task may still come
+    with time_machine.travel(ended + datetime.timedelta(minutes=11), tick=False):
+        sweep()
+        assert [r.args_kwargs["kwargs"] for r in queued_analyses()] == [{"hand_id": hand.pk}]
+        assert analysis.requeue_lost() == 0  # waiting now: not twice
+
+    # Its worker died while it ran: after LOST_AFTER it is queued again.
+    DBTaskResult.objects.update(
+        status=TaskResultStatus.RUNNING, started_at=ended + datetime.timedelta(minutes=11)
+    )
+    with time_machine.travel(ended + datetime.timedelta(minutes=15), tick=False):
+        assert analysis.requeue_lost() == 0
+    with time_machine.travel(ended + datetime.timedelta(minutes=22), tick=False):
+        assert analysis.requeue_lost() == 1
+
+    analysis.analyse_hand(hand.pk)
+    DBTaskResult.objects.all().delete()
+    with time_machine.travel(ended + datetime.timedelta(minutes=30), tick=False):
+        assert analysis.requeue_lost() == 0  # analysed
+    HandAnalysis.objects.all().delete()
+    with time_machine.travel(ended + datetime.timedelta(hours=2), tick=False):
+        assert analysis.requeue_lost() == 0  # older than the replay waits for

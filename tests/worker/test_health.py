@@ -66,7 +66,8 @@ def test_a_task_left_waiting_past_the_threshold_fails_the_check():
 
 
 def test_the_analysis_of_hands_may_wait_without_failing_the_check():
-    """The queue "analysis" (games/tables/analysis.py) is never urgent."""
+    """The queue "analysis" (games/tables/analysis.py) is not urgent: it has a threshold
+    of its own, an hour by default."""
     with at(0):
         tasks.echo.using(queue_name="analysis").enqueue("later")
 
@@ -74,7 +75,20 @@ def test_the_analysis_of_hands_may_wait_without_failing_the_check():
         report = health("--max-lag=60")
 
     assert "tasks waiting: 0" in report
+    assert "hands' analysis: 1 waiting, lag 3600.0 s" in report
     assert report.rstrip().endswith("ok")
+
+
+def test_an_analysis_worker_gone_for_too_long_fails_the_check():
+    with at(0):
+        tasks.echo.using(queue_name="analysis").enqueue("later")
+
+    with at(3601), pytest.raises(CommandError) as failed:
+        health("--max-lag=60")
+    assert failed.value.returncode == 1
+    assert "is the analysis worker running?" in str(failed.value)
+    with at(600):
+        assert health("--analysis-max-lag=900").rstrip().endswith("ok")
 
 
 def test_a_task_waits_from_its_run_after_not_from_its_enqueueing():

@@ -11,8 +11,8 @@ from games.worker import queue_health
 class Command(BaseCommand):
     help = (
         "Reports the task queue: tasks waiting, the oldest one and how long it has been "
-        "ready to run. Exits 1 when that lag is over --max-lag seconds, 2 when the database "
-        "cannot be read."
+        "ready to run. Exits 1 when that lag is over --max-lag seconds (or the hands' "
+        "analysis queue's over --analysis-max-lag), 2 when the database cannot be read."
     )
 
     def add_arguments(self, parser):
@@ -22,10 +22,17 @@ class Command(BaseCommand):
             default=60.0,
             help="seconds a ready task may wait for a worker (default: %(default)s)",
         )
+        parser.add_argument(
+            "--analysis-max-lag",
+            type=db_worker.valid_interval,
+            default=3600.0,
+            help="seconds a hand's analysis may wait for its worker (default: %(default)s)",
+        )
 
-    def handle(self, *args, max_lag: float, **options):
+    def handle(self, *args, max_lag: float, analysis_max_lag: float, **options):
         try:
             health = queue_health()
+            analysis = queue_health(unhurried=True)
         except DatabaseError as error:
             raise CommandError(f"the task queue cannot be read: {error}", returncode=2) from error
         lag = health.lag.total_seconds()
@@ -38,6 +45,14 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"oldest waiting task: {task.task_path} {task.pk}, ready since "
                 f"{since.isoformat(timespec='seconds')}"
+            )
+        analysis_lag = analysis.lag.total_seconds()
+        self.stdout.write(f"hands' analysis: {analysis.waiting} waiting, lag {analysis_lag:.1f} s")
+        if analysis_lag > analysis_max_lag:
+            raise CommandError(
+                f"the hands' analysis has waited {analysis_lag:.1f} s, over "
+                f"{analysis_max_lag:g} s: is the analysis worker running?",
+                returncode=1,
             )
         if lag > max_lag:
             raise CommandError(
