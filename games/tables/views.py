@@ -343,6 +343,8 @@ def hand_history(
         ),
     }
     template = "games/hand_history.html#replay" if request.htmx else "games/hand_history.html"
+    if request.htmx and request.GET.get("zone") == "analyse":  # the pending analysis asks
+        template = "games/hand_history.html#analysis"
     return render(request, template, context)
 
 

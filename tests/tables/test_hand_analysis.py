@@ -159,6 +159,13 @@ def test_the_replay_names_the_better_card_and_the_points_it_would_have_won(
 
     page = replay_page(player, hand)
     assert "Analyse en cours" in page  # the task has not run yet
+    # It asks again by itself (htmx, every 5 s) for its own section, until it is there.
+    path = f"/tables/{table.pk}/donnes/{hand.game.number}/{hand.number}/"
+    assert f'hx-get="{path}?zone=analyse" hx-trigger="every 5s"' in page
+    asked = client_for(player).get(f"{path}?zone=analyse", headers={"hx-request": "true"})
+    assert asked.status_code == 200
+    assert asked.text.lstrip().startswith('<section class="board analysis" id="analysis"')
+    assert "Analyse en cours" in asked.text
 
     # A note as the task stores it: North played a valet at trick 6 where the 9 of the
     # trump would have won 14 points.
@@ -190,7 +197,9 @@ def test_the_replay_names_the_better_card_and_the_points_it_would_have_won(
     )
     assert f'Nord a joué {played_words}. <strong class="analysis-text">{said}</strong>' in page
     assert "à partir du pli 5" in page
-    assert "Analyse en cours" not in page
+    assert "Analyse en cours" not in page and "every 5s" not in page
+    asked = client_for(player).get(f"{path}?zone=analyse", headers={"hx-request": "true"})
+    assert said in asked.text and "hx-trigger" not in asked.text  # there: no more asking
     # The step of that trick shows it too, and the table of tricks marks the card.
     step = replay_page(player, hand, step=6)
     assert 'class="side-block analysis-step"' in step and said in step
