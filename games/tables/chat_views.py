@@ -8,6 +8,8 @@ refused message answers 403, 409, 422 or 429 with its message, and stores nothin
 
 from __future__ import annotations
 
+import re
+
 from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -19,16 +21,18 @@ from django.views.decorators.http import require_POST
 from belote_site.htmx import first_error
 from games.tables import chat, pages
 from games.tables.forms import ChatForm, ChatMuteForm, ChatSettingsForm
-from games.tables.models import Table
+from games.tables.models import ChatMessage, Table
 
 
 def chat_context(request: HttpRequest, table: Table, **extra) -> dict:
     """What the chat panel (templates/games/table/chat_panel.html) reads."""
     allowed = chat.rights(request.user, table)
+    lines = chat.recent_lines(table, request.user) if allowed.read else []
     context = {
         "table": table,
         "chat": allowed,
-        "chat_lines": chat.recent_lines(table, request.user) if allowed.read else [],
+        "chat_lines": lines,
+        "chat_last": max((line.id for line in lines), default=0),
         "chat_reactions": list(chat.REACTIONS.items()),
         "chat_max": chat.MAX_CHAT_CHARS,
         "chat_settings": ChatSettingsForm(
@@ -55,8 +59,17 @@ def _answer(request: HttpRequest, table: Table, text: str, status: int = 200) ->
 def table_chat(request: HttpRequest, table_id: int) -> HttpResponse:
     """The chat panel alone: what the page fetches again when the socket says so; with
     ``?zone=1`` the whole ``#chat`` (the drawer, or the hidden stand-in of a user who may
-    not have the chat now), so that it appears or goes as the settings change."""
+    not have the chat now), so that it appears or goes as the settings change; with
+    ``&after=<id>`` (the newest message the page shows), 204 when no message came since."""
     table = pages.watchable_table(request, table_id)
+    after = request.GET.get("after", "")
+    # The page's socket has just opened: anything sent since the page was rendered?
+    # (static/js/chat.js; 204, nothing to swap, when not.)
+    if (
+        re.fullmatch(r"[0-9]{1,18}", after)
+        and not ChatMessage.objects.filter(table=table, pk__gt=int(after)).exists()
+    ):
+        return HttpResponse(status=204)
     template = "games/table/chat.html" if request.GET.get("zone") else "games/table/chat_panel.html"
     return render(request, template, chat_context(request, table))
 

@@ -3,8 +3,9 @@
  * static/js/table.js owns the socket and hands this file every chat message it brings
  * ("belote:chat"): {chat: html} is one message already rendered for this user by the
  * server (escaped there), appended to the log; {chat: "reload"} (the settings changed,
- * or the socket reconnected and may have missed some; not at its first connection: the
- * page came with its chat) fetches the whole #chat again. While the drawer is closed,
+ * or the socket reconnected and may have missed some) fetches the whole #chat again;
+ * {chat: "catch-up"} (the socket's first opening: the page came with its chat) asks for
+ * it only if a message came since the newest one shown (data-chat-last), a 204 if none. While the drawer is closed,
  * the "Discussion" button counts the unread messages. The forms
  * are plain htmx forms; after a send the field is emptied and keeps the focus. A user
  * without the chat has a hidden, empty #chat: so the drawer appears when the creator
@@ -35,10 +36,17 @@
     }
   }
 
-  function reload() {
+  function reload(onlyIfNews) {
     var zone = drawer();
     if (!zone || !window.htmx) {
       return;
+    }
+    var url = zone.dataset.chatZoneUrl;
+    if (onlyIfNews) {
+      if (zone.dataset.chatLast === undefined) {
+        return; // no chat on this page for this user
+      }
+      url += "&after=" + encodeURIComponent(zone.dataset.chatLast); // 204 when none
     }
     var field = document.getElementById("chat-text");
     if (field && document.activeElement === field && field.value) {
@@ -48,7 +56,7 @@
     // open drawer stays open.
     var wasOpen = Boolean(zone.open);
     var swap = { target: "#chat", swap: "outerHTML" };
-    htmx.ajax("GET", zone.dataset.chatZoneUrl, swap).then(function () {
+    htmx.ajax("GET", url, swap).then(function () {
       var now = drawer();
       if (now && now.tagName === "DETAILS" && wasOpen) {
         now.open = true;
@@ -65,6 +73,9 @@
     if (empty) {
       empty.remove();
     }
+    if (drawer() && Number(id) > Number(drawer().dataset.chatLast || 0)) {
+      drawer().dataset.chatLast = String(id);
+    }
     var holder = document.createElement("ol");
     holder.innerHTML = html; // rendered and escaped by the server for this user
     while (holder.firstElementChild) {
@@ -80,7 +91,9 @@
   document.addEventListener("belote:chat", function (event) {
     var data = event.detail || {};
     if (data.chat === "reload") {
-      reload();
+      reload(false);
+    } else if (data.chat === "catch-up") {
+      reload(true);
     } else if (typeof data.chat === "string") {
       append(data.chat, data.message);
     }

@@ -302,11 +302,11 @@
         status.clear(false);
       }
       askVersion();
-      if (connectedOnce) {
-        // The page came with its chat: only a reconnect fetches it again (messages sent
-        // while the socket was down).
-        document.dispatchEvent(new CustomEvent("belote:chat", { detail: { chat: "reload" } }));
-      }
+      // The page came with its chat: a reconnect fetches it again (messages sent while
+      // the socket was down); the first opening asks only whether a message came between
+      // the page's rendering and now (static/js/chat.js).
+      var news = connectedOnce ? "reload" : "catch-up";
+      document.dispatchEvent(new CustomEvent("belote:chat", { detail: { chat: news } }));
       connectedOnce = true;
       clearInterval(heartbeatTimer);
       if (HEARTBEAT_MS > 0) {

@@ -545,3 +545,31 @@ def test_the_pages_share_one_rendering_of_a_message(creator, players):
     run(scenario)
     message = ChatMessage.objects.get(table=table)
     assert chat.shared_message(table.pk, message.pk).renders == 1
+
+
+def test_a_page_asks_at_its_sockets_first_opening_for_what_came_since_it_was_rendered(
+    creator, players
+):
+    """The page shows its newest message's id (data-chat-last); when its socket first
+    opens, static/js/chat.js asks for the whole #chat after that id: a 204 when nothing
+    came, the chat with the new message when something did (sent between the page's
+    rendering and its socket's opening)."""
+    table = new_table(creator, players)
+    say(players[N], table, reaction="thanks")
+    client = browser(players[E])
+    page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    (first,) = ChatMessage.objects.filter(table=table).values_list("pk", flat=True)
+    assert f'data-chat-last="{first}"' in page
+    zone = reverse("games:chat", args=[table.pk]) + "?zone=1"
+
+    assert client.get(f"{zone}&after={first}").status_code == 204
+
+    say(players[S], table, reaction="bravo")
+    caught_up = client.get(f"{zone}&after={first}")
+    assert caught_up.status_code == 200 and "Bravo partenaire" in caught_up.text
+    newest = ChatMessage.objects.filter(table=table).latest("pk").pk
+    assert f'data-chat-last="{newest}"' in caught_up.text
+    # A bad id is no question: the whole chat, never an error.
+    for bad in ("²", "-1", "9" * 40, "abc"):
+        assert client.get(f"{zone}&after={bad}").status_code == 200
+    assert browser(make_user("sacha")).get(f"{zone}&after={first}").status_code == 404
