@@ -23,6 +23,7 @@ from games.tables.models import (
     ChatMessage,
     Game,
     Hand,
+    HandAnalysis,
     Invitation,
     Seat,
     Table,
@@ -271,6 +272,21 @@ class HandAdmin(ReadOnlyAdmin):
         if hand.is_over:
             return hand.deck
         return gettext("Caché jusqu'à la fin de la donne.")
+
+
+@admin.register(HandAnalysis)
+class HandAnalysisAdmin(ReadOnlyAdmin):
+    """The analysis of a finished hand (games/tables/analysis.py), read-only: it exists
+    only once the hand is over, when every card is public."""
+
+    list_display = ["hand", "first_trick", "notes_count", "seconds", "created_at"]
+    list_select_related = ["hand__game__table"]
+    search_fields = ["hand__game__table__id"]
+    raw_id_fields = ["hand"]
+
+    @admin.display(description=_("cartes à revoir"))
+    def notes_count(self, row: HandAnalysis) -> int:
+        return len(row.notes or [])
 
 
 @admin.register(Trick)

@@ -72,20 +72,32 @@ def requeue_lost(now: datetime.datetime | None = None) -> int:
     less than BELOTE_ANALYSIS_WAIT_SECONDS (older ones are not promised), with cards
     played, no analysis stored and none waiting or running. Called by the sweep
     (games/timing/sweep.py); returns how many were queued."""
+    now = now or timezone.now()
+    wait = datetime.timedelta(seconds=settings.BELOTE_ANALYSIS_WAIT_SECONDS)
+    hands = Hand.objects.filter(finished_at__gte=now - wait, finished_at__lte=now - LOST_AFTER)
+    queued = queue_missing(hands, now, REQUEUED_PER_SWEEP)
+    if queued:
+        logger.warning("Queued again the lost analysis of %d hands.", queued)
+    return queued
+
+
+def queue_missing(hands, now: datetime.datetime | None = None, limit: int | None = None) -> int:
+    """Queue the analysis of those of ``hands`` (a queryset) that are over, with cards
+    played, have no analysis and none waiting or running (started less than LOST_AFTER
+    ago), the oldest first, at most ``limit``; returns how many were queued. The sweep's
+    ``requeue_lost`` and ``manage.py belote_analyse`` (hands older than the analysis)."""
     from django_tasks_db.models import DBTaskResult
 
     now = now or timezone.now()
-    wait = datetime.timedelta(seconds=settings.BELOTE_ANALYSIS_WAIT_SECONDS)
-    candidates = list(
-        Hand.objects.filter(
-            finished_at__gte=now - wait,
-            finished_at__lte=now - LOST_AFTER,
-            analysis__isnull=True,
-        )
+    candidates = (
+        hands.filter(finished_at__isnull=False, analysis__isnull=True)
         .exclude(contract="")
         .order_by("finished_at")
-        .values_list("pk", flat=True)[: REQUEUED_PER_SWEEP * 4]
+        .values_list("pk", flat=True)
     )
+    if limit is not None:
+        candidates = candidates[: limit * 4]
+    candidates = list(candidates)
     if not candidates:
         return 0
     pending = DBTaskResult.objects.filter(task_path=analyse_hand_task.module_path).filter(
@@ -95,11 +107,9 @@ def requeue_lost(now: datetime.datetime | None = None) -> int:
     waiting = {
         row["kwargs"].get("hand_id") for row in pending.values_list("args_kwargs", flat=True)
     }
-    lost = [pk for pk in candidates if pk not in waiting][:REQUEUED_PER_SWEEP]
+    lost = [pk for pk in candidates if pk not in waiting][:limit]
     for hand_id in lost:
         queue_analysis(hand_id)
-    if lost:
-        logger.warning("Queued again the lost analysis of %d hands.", len(lost))
     return len(lost)
 
 

@@ -12,6 +12,7 @@ import re
 import pytest
 import time_machine
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.tasks import TaskResultStatus
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
@@ -306,3 +307,42 @@ def test_the_sweep_queues_again_an_analysis_lost_on_its_way():
     HandAnalysis.objects.all().delete()
     with time_machine.travel(ended + datetime.timedelta(hours=2), tick=False):
         assert analysis.requeue_lost() == 0  # older than the replay waits for
+
+
+def test_the_command_queues_the_hands_older_than_the_sweep_reaches(admin_client):
+    """``belote_analyse``: the finished hands of the last days without an analysis are
+    queued (once), the others left alone; the admin lists the stored analyses."""
+    import io
+
+    table = started_table()
+    hand = first_played_hand(table, seed=4)
+    Hand.objects.filter(pk=hand.pk).update(finished_at=timezone.now() - datetime.timedelta(days=3))
+
+    def command(*args):
+        out = io.StringIO()
+        call_command("belote_analyse", *args, stdout=out)
+        return out.getvalue()
+
+    assert command("--days", "2") == "0 hand(s) queued for analysis\n"
+    assert command("--days", "5", "--table", str(table.pk)) == "1 hand(s) queued for analysis\n"
+    assert command("--days", "5") == "0 hand(s) queued for analysis\n"  # waiting already
+    assert [r.args_kwargs["kwargs"] for r in queued_analyses()] == [{"hand_id": hand.pk}]
+    with pytest.raises(CommandError):
+        command("--table", str(10**9))
+    with pytest.raises(CommandError):
+        command("--days", "-1")
+
+    analysis.analyse_hand(hand.pk)
+    listed = admin_client.get("/admin/games/handanalysis/")
+    assert listed.status_code == 200 and str(hand) in listed.text
+    shown = admin_client.get(f"/admin/games/handanalysis/{hand.pk}/change/")
+    assert shown.status_code == 200
+    assert admin_client.get("/admin/games/handanalysis/add/").status_code == 403
+
+
+@pytest.fixture
+def admin_client(client):
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.create_superuser("boss", "b@example.org", "pw"))
+    return client
