@@ -508,3 +508,23 @@ def points_share(heuristic_team: int, hands: int = 300) -> float:
 @pytest.mark.parametrize("team", [0, 1], ids=["NS", "EW"])
 def test_the_heuristic_team_scores_clearly_more_than_a_random_one(team):
     assert points_share(team) > 0.6
+
+
+def test_an_exact_decision_capped_in_nodes_is_legal_and_seeded():
+    """Exact from the first card, the deals of a decision stopped by the node cap after
+    two: every action legal, and the same seed replays the same hand."""
+    before = expert.current_budget()
+    expert.configure(
+        expert.Budget(samples=8, bid_samples=2, exact_tricks=8, exact_nodes=1, exact_min_samples=2)
+    )
+    try:
+        for preset in ("classique", "moderne"):
+
+            def check(state, action):
+                assert action in legal_actions(state)
+
+            first = self_play(PRESETS[preset], 3, ("expert",) * 4, check)
+            again = self_play(PRESETS[preset], 3, ("expert",) * 4)
+            assert first.actions == again.actions
+    finally:
+        expert.configure(before)
