@@ -6,20 +6,25 @@ suits each seat showed it lacks, the number of cards in each hand, the turned ca
 taker holds it once the deal is complete), the belote calls (a seat that played a king
 or queen of a trump without calling does not hold the other; a call means it did) and the
 announces (a declared announce is in that hand; in ``auto`` tables a seat that declared
-nothing holds none). Then it scores each candidate action over those deals by **the
-hand's score under the table's rules** (contract made or not, litige, capot, belote,
-announces, dix de der), from its team's side:
+nothing holds none); and what the bidding tells: the taker of a trump contract is drawn
+with its jack or its nine (no bot level takes without one, few players do). Then it
+scores each candidate action over those deals by **the hand's score under the table's
+rules** (contract made or not, litige, capot, belote, announces, dix de der), from its
+team's side:
 
-- card play, when few tricks are left: the exact double-dummy value (games/bots/solver.py);
-- card play earlier: the candidate played, then the rest of the hand played out by the
-  heuristic player at every seat (a rollout in the sampled deal);
+- card play from 7 tricks left (all but the first trick's cards, at the default
+  budget): the exact double-dummy value (games/bots/solver.py, its C search); a long
+  ending draws fewer deals, down to 6, once its solves have searched 1.5 million nodes;
+- card play earlier (the first trick): the candidate played, then the rest of the hand
+  played out by the heuristic player at every seat (a rollout in the sampled deal);
 - bidding: for each contract it may name or cover with, the hand dealt out and played by
   rollouts with itself as the taker; it takes the best if it scores above passing
   (nothing, or the contract already bid when it is a cover).
 
 Its budget (``Budget``: samples per decision, the tricks left from which the play is
-solved exactly) is a setting (``BELOTE_EXPERT_BUDGET``); all randomness comes from the
-``rng`` it is given, so a seeded rng gives the same decisions.
+solved exactly, the node cap of an exact decision) is a setting
+(``BELOTE_EXPERT_BUDGET``); all randomness comes from the ``rng`` it is given, so a seeded
+rng gives the same decisions.
 """
 
 from __future__ import annotations

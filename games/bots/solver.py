@@ -26,7 +26,7 @@ solver follows the table's rules for following, cutting and overtrumping; a diff
 test (tests/bots/test_solver.py) checks the solver's tricks and scores against the engine.
 
 The search also exists in C (games/bots/_dds.c, built by ``pip install -e .``, hence
-``make venv``): the same search step for step, some 50 to 100 times faster. ``Solver``
+``make venv``): the same search step for step, 30 to 100 times faster. ``Solver``
 uses it when the extension is importable (``NATIVE``); this Python stays the reference,
 and tests/bots/test_dds.py checks that both give the same legal cards, trick winners,
 values and node counts.
