@@ -29,8 +29,9 @@ from games.rules.hand import PLAYING, legal_mask, start_with_contract
 
 PRESET_NAMES = sorted(PRESETS)
 FLAGS = ("overtrump_partner", "partner_master_frees", "free_trumps_go_higher", "must_undertrump")
+# 60 examples by default, 300 in CI's profile (tests/conftest.py).
 EXAMPLES = settings(
-    max_examples=60,
+    max_examples=max(10, int(settings().max_examples * 0.6)),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
