@@ -1,8 +1,10 @@
 """Speed and strength of the expert bot (games/bots/expert.py, solver.py).
 
 1. The double-dummy solver: every card of the seat to act solved exactly, from positions
-   with 5, 4 and 3 tricks left (random deals and contracts, random play up to there);
-   prints solves per second and search nodes per second.
+   with 8 (the first card), 6, 5, 4 and 3 tricks left (random deals and contracts, random
+   play up to there), by the C search (games/bots/_dds.c) and the pure Python reference
+   (not from the first card: seconds a solve); prints the mean and p95 milliseconds per
+   solve (CPU time of the process) and the search nodes per CPU second of each.
 2. The expert level against the heuristic over a few duplicate deals of each preset
    (games/bots/arena.py): the mean difference per deal, its 95% interval, and the mean and
    p95 time per expert decision, hence the expert decisions one core serves per second.
@@ -25,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "belote_site.settings.test")
 
 from games.bots.arena import play_arena  # noqa: E402
-from games.bots.solver import Solver  # noqa: E402
+from games.bots.solver import NATIVE, Solver  # noqa: E402
 from games.rules import PRESETS, apply, legal_actions  # noqa: E402
 from games.rules.actions import ANNOUNCE  # noqa: E402
 from games.rules.hand import start_with_contract  # noqa: E402
@@ -50,19 +52,27 @@ def position(rng: random.Random, tricks_left: int):
 
 def solver_speed(seed: int) -> None:
     rng = random.Random(seed)
-    for left in (5, 4, 3):
+    for left in (8, 6, 5, 4, 3):
         states = [position(rng, left) for _ in range(40)]
-        nodes = 0
-        started = time.perf_counter()
-        for state in states:
-            solver = Solver(state)
-            solver.card_values(state)
-            nodes += solver.nodes
-        elapsed = time.perf_counter() - started
-        print(
-            f"solver, {left} tricks left: {len(states) / elapsed:.0f} positions/s "
-            f"(every legal card), {nodes / elapsed / 1000:.0f} k nodes/s"
-        )
+        for native in (True, False) if NATIVE else (False,):
+            if not native and left == 8:
+                continue
+            sample = states if native or left < 6 else states[:8]
+            nodes, times = 0, []
+            for state in sample:
+                started = time.process_time()  # CPU time: the machine may be shared
+                solver = Solver(state, native=native)
+                solver.card_values(state)
+                times.append(time.process_time() - started)
+                nodes += solver.nodes
+            times.sort()
+            p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
+            print(
+                f"solver ({'C' if native else 'pure Python'}), {left} tricks left: "
+                f"{1000 * sum(times) / len(times):.2f} ms per solve (every legal card), "
+                f"p95 {1000 * p95:.2f} ms, {nodes / sum(times) / 1000:.0f} k nodes/s "
+                f"({len(sample)} positions)"
+            )
 
 
 def main() -> None:

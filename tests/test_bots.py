@@ -540,3 +540,23 @@ def test_the_beginner_bids_like_the_heuristic():
 
     for seed in range(30):
         self_play(PRESETS["moderne"], seed, ("beginner",) * 4, check)
+
+
+def test_an_exact_decision_capped_in_nodes_is_legal_and_seeded():
+    """Exact from the first card, the deals of a decision stopped by the node cap after
+    two: every action legal, and the same seed replays the same hand."""
+    before = expert.current_budget()
+    expert.configure(
+        expert.Budget(samples=8, bid_samples=2, exact_tricks=8, exact_nodes=1, exact_min_samples=2)
+    )
+    try:
+        for preset in ("classique", "moderne"):
+
+            def check(state, action):
+                assert action in legal_actions(state)
+
+            first = self_play(PRESETS[preset], 3, ("expert",) * 4, check)
+            again = self_play(PRESETS[preset], 3, ("expert",) * 4)
+            assert first.actions == again.actions
+    finally:
+        expert.configure(before)

@@ -343,8 +343,14 @@ SWEEP_SECONDS = 60
 BOT_STALL_SECONDS = 10
 # The expert bot's budget per decision (games/bots/expert.py ``Budget``): deals drawn for a
 # card, deals drawn for each contract it weighs when bidding, tricks left from which it
-# solves the play exactly. README "Bots" gives its speed at these values.
-BELOTE_EXPERT_BUDGET = {"samples": 24, "bid_samples": 32, "exact_tricks": 3}
+# solves the play exactly, the search nodes after which an exact decision draws no more
+# deals (after 6 at least). README "Bots" gives its speed at these values.
+BELOTE_EXPERT_BUDGET = {
+    "samples": 24,
+    "bid_samples": 32,
+    "exact_tricks": 7,
+    "exact_nodes": 1_500_000,
+}
 # The analysis of a finished hand (games/tables/analysis.py): the card plays of tricks
 # from BELOTE_ANALYSIS_FIRST_TRICK on are weighed (the earlier, the longer: the first
 # trick solves the whole hand, seconds in pure Python, see docs/performance.md); a hand

@@ -6,20 +6,25 @@ suits each seat showed it lacks, the number of cards in each hand, the turned ca
 taker holds it once the deal is complete), the belote calls (a seat that played a king
 or queen of a trump without calling does not hold the other; a call means it did) and the
 announces (a declared announce is in that hand; in ``auto`` tables a seat that declared
-nothing holds none). Then it scores each candidate action over those deals by **the
-hand's score under the table's rules** (contract made or not, litige, capot, belote,
-announces, dix de der), from its team's side:
+nothing holds none); and what the bidding tells: the taker of a trump contract is drawn
+with its jack or its nine (no bot level takes without one, few players do). Then it
+scores each candidate action over those deals by **the hand's score under the table's
+rules** (contract made or not, litige, capot, belote, announces, dix de der), from its
+team's side:
 
-- card play, when few tricks are left: the exact double-dummy value (games/bots/solver.py);
-- card play earlier: the candidate played, then the rest of the hand played out by the
-  heuristic player at every seat (a rollout in the sampled deal);
+- card play from 7 tricks left (all but the first trick's cards, at the default
+  budget): the exact double-dummy value (games/bots/solver.py, its C search); a long
+  ending draws fewer deals, down to 6, once its solves have searched 1.5 million nodes;
+- card play earlier (the first trick): the candidate played, then the rest of the hand
+  played out by the heuristic player at every seat (a rollout in the sampled deal);
 - bidding: for each contract it may name or cover with, the hand dealt out and played by
   rollouts with itself as the taker; it takes the best if it scores above passing
   (nothing, or the contract already bid when it is a cover).
 
 Its budget (``Budget``: samples per decision, the tricks left from which the play is
-solved exactly) is a setting (``BELOTE_EXPERT_BUDGET``); all randomness comes from the
-``rng`` it is given, so a seeded rng gives the same decisions.
+solved exactly, the node cap of an exact decision) is a setting
+(``BELOTE_EXPERT_BUDGET``); all randomness comes from the ``rng`` it is given, so a seeded
+rng gives the same decisions.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from games.bots.solver import Solver, outcome, score_context
 from games.rules import Action, HandState, apply, card_of, score, view
 from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, PLAY, PLAY_, REDEAL, TAKE_
 from games.rules.announces import find_announces
-from games.rules.cards import ALL_CARDS, KING, QUEEN, SA, SEATS, TA
+from games.rules.cards import ALL_CARDS, JACK, KING, NINE, QUEEN, SA, SEATS, TA
 from games.rules.hand import DONE, PLAYING, start_with_contract
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "Seen", "expert_action", "sample_hands", "seen_by"]
@@ -43,8 +48,14 @@ __all__ = ["DEFAULT_BUDGET", "Budget", "Seen", "expert_action", "sample_hands", 
 class Budget:
     samples: int = 24  # deals drawn for a card decision
     bid_samples: int = 32  # deals drawn for each contract weighed when bidding
-    exact_tricks: int = 3  # from this many tricks left, the play is solved exactly
+    exact_tricks: int = 7  # from this many tricks left, the play is solved exactly
     tries: int = 40  # draws per sample before a deal that breaks a soft rule is kept
+    # An exact decision stops drawing deals once its solves have searched this many nodes
+    # (0: no limit), after ``exact_min_samples`` deals at least: long endings get fewer
+    # deals. Counted in nodes, not time, so that a seeded rng gives the same decisions.
+    exact_nodes: int = 1_500_000
+    exact_min_samples: int = 6
+    taker_trumps: bool = True  # draw deals where the taker holds its trump jack or nine
 
 
 DEFAULT_BUDGET = Budget()
@@ -137,23 +148,31 @@ def seen_by(state: HandState) -> Seen:
 # Drawing the hidden hands
 
 
-def sample_hands(s: Seen, rng: random.Random, tries: int = 40) -> tuple[int, int, int, int]:
+def sample_hands(
+    s: Seen, rng: random.Random, tries: int = 40, taker_trumps: bool = True
+) -> tuple[int, int, int, int]:
     """Hands for the four seats consistent with ``s``: own hand kept, sizes and voids
-    always respected, belote calls and announces respected unless ``tries`` draws failed."""
+    always respected, belote calls and announces respected unless ``tries`` draws failed,
+    and so is, with ``taker_trumps``, what the bidding tells: the taker of a trump
+    contract held its jack or its nine (no bot level takes without one, few players do)."""
     fallback = None
-    for _ in range(max(1, tries)):
-        hands = _draw(s, rng)
-        if hands is None:
-            continue
-        if _plausible(s, hands):
-            return hands
-        fallback = fallback or hands
+    # The bidding's hint yields first to what the seats showed (belote calls, announces).
+    for hint in (True, False) if taker_trumps else (False,):
+        for _ in range(max(1, tries)):
+            hands = _draw(s, rng, hint)
+            if hands is None:
+                continue
+            if _plausible(s, hands):
+                return hands
+            fallback = fallback or hands
     while fallback is None:  # cannot happen with a real hand's voids; sizes only then
         fallback = _draw(replace(s, voids=(0, 0, 0, 0)), rng)
     return fallback
 
 
-def _draw(s: Seen, rng: random.Random) -> tuple[int, int, int, int] | None:
+def _draw(
+    s: Seen, rng: random.Random, taker_trumps: bool = False
+) -> tuple[int, int, int, int] | None:
     hands = [0, 0, 0, 0]
     hands[s.seat] = s.hand
     need = list(s.sizes)
@@ -164,6 +183,17 @@ def _draw(s: Seen, rng: random.Random) -> tuple[int, int, int, int] | None:
             hands[seat] |= s.holds[seat] & pool
             need[seat] -= (s.holds[seat] & pool).bit_count()
             pool &= ~s.holds[seat]
+    if taker_trumps and s.in_play and s.mode < SA and s.taker != s.seat:
+        # The taker's jack or nine of trumps, unless it holds one already or played one.
+        honours = 1 << (s.mode * 8 + JACK) | 1 << (s.mode * 8 + NINE)
+        t = s.taker
+        free = pool & honours
+        held = (hands[t] | s.played_by[t]) & honours
+        if not held and free and need[t] > 0 and not s.voids[t] >> s.mode & 1:
+            card = rng.choice([c for c in (s.mode * 8 + JACK, s.mode * 8 + NINE) if free >> c & 1])
+            hands[t] |= 1 << card
+            need[t] -= 1
+            pool &= ~(1 << card)
     cards = [c for c in range(32) if pool >> c & 1]
     rng.shuffle(cards)
     others = [seat for seat in range(4) if seat != s.seat]
@@ -273,12 +303,18 @@ def choose_card(state: HandState, cards: list[int], rng: random.Random, budget: 
     team = s.seat & 1
     totals = dict.fromkeys(cards, 0)
     exact = s.hand.bit_count() <= budget.exact_tricks
-    for _ in range(budget.samples):
-        sample = sampled_state(state, sample_hands(s, rng, budget.tries))
+    nodes = 0
+    for drawn in range(budget.samples):
+        limited = exact and budget.exact_nodes and drawn >= budget.exact_min_samples
+        if limited and nodes >= budget.exact_nodes:
+            break
+        sample = sampled_state(state, sample_hands(s, rng, budget.tries, budget.taker_trumps))
         if exact:
             ctx = score_context(sample)
             sign = 1 if ctx.taker_team == team else -1
-            values = Solver(sample, ctx).card_values(sample)
+            solver = Solver(sample, ctx)
+            values = solver.card_values(sample)
+            nodes += solver.nodes
             for card in cards:
                 totals[card] += sign * outcome(ctx, values[card])
         else:

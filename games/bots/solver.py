@@ -23,7 +23,13 @@ How the search stays exact and small:
 
 The engine's own legality rule (``legal_mask``) decides what may be played, so the
 solver follows the table's rules for following, cutting and overtrumping; a differential
-test (tests/test_solver.py) checks the solver's tricks and scores against the engine.
+test (tests/bots/test_solver.py) checks the solver's tricks and scores against the engine.
+
+The search also exists in C (games/bots/_dds.c, built by ``pip install -e .``, hence
+``make venv``): the same search step for step, 30 to 100 times faster. ``Solver``
+uses it when the extension is importable (``NATIVE``); this Python stays the reference,
+and tests/bots/test_dds.py checks that both give the same legal cards, trick winners,
+values and node counts.
 """
 
 from __future__ import annotations
@@ -43,7 +49,22 @@ from games.rules.cards import (
 from games.rules.hand import PLAYING, legal_mask
 from games.rules.options import Rules
 
-__all__ = ["CAPOT", "Solver", "defence_capot_x", "outcome", "score_context"]
+try:
+    from games.bots import _dds
+except ImportError:  # not built: the pure Python search below
+    _dds = None
+
+__all__ = [
+    "CAPOT",
+    "NATIVE",
+    "Solver",
+    "defence_capot_x",
+    "outcome",
+    "rules_flags",
+    "score_context",
+]
+
+NATIVE = _dds is not None  # the C search is built and used by default
 
 CAPOT = 1000  # the capot term of ``x``: more than every card point
 
@@ -185,10 +206,29 @@ def equivalent_free(moves: int, in_play: int, mode: int) -> list[int]:
     return out
 
 
-class Solver:
-    """Exact values of the card play of one deal (every hand known), from any point."""
+def rules_flags(rules: Rules) -> int:
+    """The legality options of ``rules`` as the C search's flags."""
+    return (
+        rules.overtrump_partner * _FLAG_BITS[0]
+        | rules.partner_master_frees * _FLAG_BITS[1]
+        | rules.free_trumps_go_higher * _FLAG_BITS[2]
+        | rules.must_undertrump * _FLAG_BITS[3]
+    )
 
-    def __init__(self, state: HandState, ctx: ScoreContext | None = None) -> None:
+
+_FLAG_BITS = (1, 2, 4, 8)  # the order of _dds.c's flags
+
+
+class Solver:
+    """Exact values of the card play of one deal (every hand known), from any point.
+
+    ``native``: use the C search (the default when it is built) or the pure Python one
+    (``False``); both give the same values.
+    """
+
+    def __init__(
+        self, state: HandState, ctx: ScoreContext | None = None, native: bool | None = None
+    ) -> None:
         if state.phase != PLAYING:
             raise ValueError("the solver plays the cards: the hand must be in play")
         self.ctx = ctx or score_context(state)
@@ -199,17 +239,43 @@ class Solver:
         self.taker_team = state.taker & 1
         self.tt: dict[int, tuple[int, int]] = {}
         self.nodes = 0
+        if native is None:
+            native = NATIVE
+        if native and _dds is None:
+            raise RuntimeError("the solver's C extension is not built (make venv builds it)")
+        self._core = None
+        if native:
+            self._core = _dds.Core(
+                self.mode,
+                self.step,
+                self.taker_team,
+                rules_flags(self.rules),
+                int(2 * self.defence_capot),
+            )
+
+    @property
+    def native(self) -> bool:
+        return self._core is not None
 
     # -- public -------------------------------------------------------------------------
 
     def future(self, state: HandState) -> int:
         """The best ``x`` still to come (card points for the taker's team from here, with
         the cards already on the table, plus the capot term) under perfect play."""
+        if self._core is not None:
+            value = self._core.future(*self._position(state))
+            self.nodes = self._core.nodes
+            return value
         return self._from_state(state, -(10**6), 10**6)
 
     def card_values(self, state: HandState) -> dict[int, int]:
         """For each legal card of the seat to act, the final ``x`` of the hand after it
         with perfect play by everyone from there (the taker's team's view)."""
+        if self._core is not None:
+            done = state.won[self.taker_team]
+            values = self._core.card_values(*self._position(state))
+            self.nodes = self._core.nodes
+            return {card: done + value for card, value in values}
         hands = list(state.hands)
         seat = state.turn
         trick = list(state.trick)
@@ -231,6 +297,22 @@ class Solver:
             hands[seat] |= 1 << card
             out[card] = done + value
         return out
+
+    def _position(self, state: HandState) -> tuple:
+        """The C search's arguments for the state: hands, trick, leader, seat to act, tricks
+        done, whether the taker's team and the defence have taken a trick."""
+        taken = [0, 0]
+        for t in state.tricks:
+            taken[t.winner & 1] += 1
+        return (
+            state.hands,
+            state.trick,
+            state.leader,
+            state.turn,
+            len(state.tricks),
+            taken[self.taker_team] > 0,
+            taken[1 - self.taker_team] > 0,
+        )
 
     # -- search -------------------------------------------------------------------------
 

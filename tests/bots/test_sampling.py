@@ -9,6 +9,7 @@ import pytest
 from games.bots.expert import sample_hands, sampled_state, seen_by
 from games.bots.heuristic import knowledge_of
 from games.rules import PRESETS, deal
+from games.rules.cards import JACK, NINE
 from games.rules.hand import PLAYING
 from tests.test_bots import self_play
 
@@ -59,3 +60,25 @@ def test_bidding_draws_five_cards_each_and_leave_the_turned_card():
     assert [h.bit_count() for h in hands] == [5, 5, 5, 5]
     assert not (hands[0] | hands[1] | hands[2] | hands[3]) >> state.turned & 1
     assert hands[state.turn] == state.hands[state.turn]
+
+
+def test_the_taker_of_a_trump_contract_is_drawn_with_its_jack_or_nine():
+    """What the bidding tells: nobody takes a suit without its jack or nine (the heuristic
+    never does), so the drawn deals give the taker one whenever the cards left allow."""
+    rng = random.Random(3)
+    checked = 0
+    for state in states_of("classique", range(8)):
+        if state.phase != PLAYING or state.turn & 1 == state.taker & 1 or state.contract >= 4:
+            continue
+        seen = seen_by(state)
+        jack, nine = state.contract * 8 + JACK, state.contract * 8 + NINE
+        if (seen.hand | seen.played_by[seen.seat]) >> jack & 1 and (
+            seen.hand | seen.played_by[seen.seat]
+        ) >> nine & 1:
+            continue  # both are ours: the rule cannot hold
+        for _ in range(5):
+            hands = sample_hands(seen, rng)
+            original = hands[state.taker] | seen.played_by[state.taker]
+            assert original >> jack & 1 or original >> nine & 1
+            checked += 1
+    assert checked > 100

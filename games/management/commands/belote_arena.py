@@ -32,6 +32,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--exact-tricks", type=int, help="expert: tricks left from which it solves exactly"
         )
+        parser.add_argument(
+            "--exact-nodes",
+            type=int,
+            help="expert: search nodes after which an exact decision draws no more deals (0: none)",
+        )
 
     def handle(self, *args, **options):
         deals = options["deals"]
@@ -41,7 +46,7 @@ class Command(BaseCommand):
         budget = expert.current_budget()
         changes = {
             name: options[name]
-            for name in ("samples", "bid_samples", "exact_tricks")
+            for name in ("samples", "bid_samples", "exact_tricks", "exact_nodes")
             if options[name] is not None
         }
         if any(value < 0 for value in changes.values()):
@@ -65,7 +70,8 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"  expert budget: {used.samples} deals per card, {used.bid_samples} per contract "
-            f"when bidding, exact from {used.exact_tricks} tricks left"
+            f"when bidding, exact from {used.exact_tricks} tricks left "
+            f"(at most {used.exact_nodes} nodes a decision after {used.exact_min_samples} deals)"
         )
         for side in (result.a, result.b):
             self.stdout.write(
