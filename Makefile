@@ -10,7 +10,7 @@ PYTEST_ARGS ?=
 ## venv: create .venv with Python >= 3.12 and install the pinned dependencies
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml requirements.lock games/bots/_dds.c
+$(STAMP): pyproject.toml requirements.lock games/bots/dds.c
 	@if [ ! -x $(PY) ]; then \
 		python=$$(scripts/find-python) || exit 1; \
 		echo "Creating $(VENV) with $$python"; \

@@ -9,6 +9,8 @@
   or a ValueError one step later, when it computes the end of that year) went up as a
   500. ``SafeChangeList`` treats them as incorrect parameters: the admin's own "?e=1"
   page.
+- A row id past 2**63 - 1 in the address of a model whose primary key is a relation
+  (``HandAnalysis``): no such row, as Django already says for an integer key.
 """
 
 from __future__ import annotations
@@ -50,3 +52,12 @@ class SafeInputAdmin:
 
     def get_changelist(self, request, **kwargs):
         return SafeChangeList
+
+    def get_object(self, request, object_id, from_field=None):
+        # A row id past the column's range, for a model whose primary key is a relation
+        # (a hand's analysis): Django bounds it for an integer key only, and SQLite
+        # refuses to bind it (OverflowError, a 500). No such row.
+        try:
+            return super().get_object(request, object_id, from_field)
+        except OverflowError:
+            return None

@@ -2,7 +2,7 @@
 
 1. The double-dummy solver: every card of the seat to act solved exactly, from positions
    with 8 (the first card), 6, 5, 4 and 3 tricks left (random deals and contracts, random
-   play up to there), by the C search (games/bots/_dds.c) and the pure Python reference
+   play up to there), by the C search (games/bots/dds.c) and the pure Python reference
    (not from the first card: seconds a solve); prints the mean and p95 milliseconds per
    solve (CPU time of the process) and the search nodes per CPU second of each.
 2. The expert level against the heuristic over a few duplicate deals of each preset

@@ -25,7 +25,7 @@ The engine's own legality rule (``legal_mask``) decides what may be played, so t
 solver follows the table's rules for following, cutting and overtrumping; a differential
 test (tests/bots/test_solver.py) checks the solver's tricks and scores against the engine.
 
-The search also exists in C (games/bots/_dds.c, built by ``pip install -e .``, hence
+The search also exists in C (games/bots/dds.c, built by ``pip install -e .``, hence
 ``make venv``): the same search step for step, 30 to 100 times faster. ``Solver``
 uses it when the extension is importable (``NATIVE``); this Python stays the reference,
 and tests/bots/test_dds.py checks that both give the same legal cards, trick winners,
@@ -50,9 +50,9 @@ from games.rules.hand import PLAYING, legal_mask
 from games.rules.options import Rules
 
 try:
-    from games.bots import _dds
+    from games.bots import dds
 except ImportError:  # not built: the pure Python search below
-    _dds = None
+    dds = None
 
 __all__ = [
     "CAPOT",
@@ -64,7 +64,7 @@ __all__ = [
     "score_context",
 ]
 
-NATIVE = _dds is not None  # the C search is built and used by default
+NATIVE = dds is not None  # the C search is built and used by default
 
 CAPOT = 1000  # the capot term of ``x``: more than every card point
 
@@ -216,7 +216,7 @@ def rules_flags(rules: Rules) -> int:
     )
 
 
-_FLAG_BITS = (1, 2, 4, 8)  # the order of _dds.c's flags
+_FLAG_BITS = (1, 2, 4, 8)  # the order of dds.c's flags
 
 
 class Solver:
@@ -241,11 +241,11 @@ class Solver:
         self.nodes = 0
         if native is None:
             native = NATIVE
-        if native and _dds is None:
+        if native and dds is None:
             raise RuntimeError("the solver's C extension is not built (make venv builds it)")
         self._core = None
         if native:
-            self._core = _dds.Core(
+            self._core = dds.Core(
                 self.mode,
                 self.step,
                 self.taker_team,

@@ -1,4 +1,4 @@
-"""The solver's C search (games/bots/_dds.c) against the pure Python reference
+"""The solver's C search (games/bots/dds.c) against the pure Python reference
 (games/bots/solver.py) and the engine: the same legal cards, trick winners, card points,
 values and search nodes, on positions of random legal games of every preset and mode.
 
@@ -38,7 +38,7 @@ EXAMPLES = settings(
 
 
 def test_the_c_search_is_built_and_used_by_default():
-    from games.bots import _dds  # ImportError: `make venv` did not build it
+    from games.bots import dds  # ImportError: `make venv` did not build it
 
     assert solver_module.NATIVE
     state = start_with_contract(
@@ -46,7 +46,7 @@ def test_the_c_search_is_built_and_used_by_default():
     )
     assert Solver(state).native
     assert not Solver(state, native=False).native
-    assert isinstance(_dds.Core(0, 1, 1, 0, -2000).nodes, int)
+    assert isinstance(dds.Core(0, 1, 1, 0, -2000).nodes, int)
 
 
 @st.composite
@@ -75,7 +75,7 @@ def game_positions(rules, mode: int, seed: int):
 @EXAMPLES
 @given(rules=rules_with_any_legality(), mode=st.integers(0, 5), seed=st.integers(0, 2**32))
 def test_legal_cards_trick_winners_and_points_are_the_engines(rules, mode, seed):
-    from games.bots import _dds
+    from games.bots import dds
 
     flags = rules_flags(rules)
     states = game_positions(rules, mode, seed)
@@ -84,17 +84,17 @@ def test_legal_cards_trick_winners_and_points_are_the_engines(rules, mode, seed)
             continue
         for seat in range(4):  # every hand, as if it were to play to this trick
             hand = state.hands[seat]
-            assert _dds.legal_mask(flags, mode, hand, state.trick) == legal_mask(
+            assert dds.legal_mask(flags, mode, hand, state.trick) == legal_mask(
                 rules, mode, hand, state.trick
             )
     final = states[-1]
     assert len(final.tricks) == 8
     for i, trick in enumerate(final.tricks):
         for n in range(1, 5):  # the master after each card, the winner after the fourth
-            master = _dds.trick_master(mode, trick.cards[:n])
+            master = dds.trick_master(mode, trick.cards[:n])
             if n == 4:
                 assert trick.seat_of(master, rules.step) == trick.winner
-        worth = sum(_dds.points(mode, c) for c in trick.cards)
+        worth = sum(dds.points(mode, c) for c in trick.cards)
         assert worth == sum(POINTS[mode][c] for c in trick.cards)
         assert trick.points == worth + (10 if i == 7 else 0)  # the dix de der
 
@@ -162,15 +162,15 @@ def test_the_c_search_agrees_on_whole_hands():
 
 
 def test_bad_arguments_are_refused():
-    from games.bots import _dds
+    from games.bots import dds
 
     with pytest.raises(ValueError):
-        _dds.Core(6, 1, 0, 0, -2000)
+        dds.Core(6, 1, 0, 0, -2000)
     with pytest.raises(ValueError):
-        _dds.legal_mask(0, 0, 0xFF, [1, 2, 3, 4])
+        dds.legal_mask(0, 0, 0xFF, [1, 2, 3, 4])
     with pytest.raises(ValueError):
-        _dds.trick_master(0, [])
-    core = _dds.Core(0, 1, 0, 0, -2000)
+        dds.trick_master(0, [])
+    core = dds.Core(0, 1, 0, 0, -2000)
     with pytest.raises(ValueError):
         core.future((0, 0, 0), (), 0, 0, 0, False, False)
     with pytest.raises(ValueError):

@@ -294,3 +294,12 @@ def test_the_played_cards_and_the_contract_of_a_hand_in_play_show(admin_client, 
 
     assert trick.cards in page  # the trick inline
     assert hand.get_contract_display() in page
+
+
+@pytest.mark.parametrize("view", ["change", "history", "delete"])
+def test_a_row_id_past_the_range_of_a_relation_key_is_no_row_not_a_500(admin_client, view):
+    """A hand's analysis is keyed by its hand (a relation): Django bounds an integer key,
+    not this one, and SQLite refused to bind 2**63 (found by the fuzz test)."""
+    response = admin_client.get(f"/admin/games/handanalysis/{2**63}/{view}/")
+    # The admin's "no such row" redirect; deleting is refused before any look-up.
+    assert response.status_code == (403 if view == "delete" else 302)

@@ -534,7 +534,7 @@ static PyGetSetDef Core_getset[] = {
     {NULL}};
 
 static PyTypeObject CoreType = {
-    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "games.bots._dds.Core",
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "games.bots.dds.Core",
     .tp_doc = "The solver's search for one deal's contract (see games/bots/solver.py).",
     .tp_basicsize = sizeof(Core),
     .tp_flags = Py_TPFLAGS_DEFAULT,
@@ -611,10 +611,10 @@ static PyMethodDef module_methods[] = {
     {NULL}};
 
 static struct PyModuleDef dds_module = {
-    PyModuleDef_HEAD_INIT, "games.bots._dds",
+    PyModuleDef_HEAD_INIT, "games.bots.dds",
     "The double-dummy solver's search in C (see games/bots/solver.py).", -1, module_methods};
 
-PyMODINIT_FUNC PyInit__dds(void) {
+PyMODINIT_FUNC PyInit_dds(void) {
     init_tables();
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&dds_module);
