@@ -37,7 +37,6 @@ import dataclasses
 import json
 import secrets
 import threading
-import time
 from collections.abc import Hashable
 from dataclasses import dataclass
 from importlib import import_module
@@ -52,7 +51,7 @@ from django.utils import translation
 from games.tables import presence
 from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN, Board, table_board
-from games.tables.memo import Memo
+from games.tables.memo import SharedReadings
 from games.tables.models import Table
 from games.tables.seats import table_seats
 
@@ -232,9 +231,8 @@ class Boards:
         return self._dismissed[session_key]
 
 
-# (table id, change) -> (when it was first read, Boards)
-_changes = Memo(SHARED_CHANGES)
-_changes_lock = threading.Lock()
+# (table id, change) -> Boards
+_changes = SharedReadings(SHARED_CHANGES, SHARED_SECONDS)
 
 
 def shared(table_id: int, change: Hashable | None) -> Boards:
@@ -243,15 +241,7 @@ def shared(table_id: int, change: Hashable | None) -> Boards:
     ``change=None``."""
     if change is None:
         return Boards(table_id)
-    now = time.monotonic()
-    key = (table_id, change)
-    with _changes_lock:
-        found = _changes.get(key)
-        if found is not None and now - found[0] < SHARED_SECONDS:
-            return found[1]
-        boards = Boards(table_id)
-        _changes.put(key, (now, boards))
-        return boards
+    return _changes.get((table_id, change), lambda: Boards(table_id))
 
 
 def made(table: Table) -> None:
@@ -259,9 +249,7 @@ def made(table: Table) -> None:
     is committed): its pages, and the mover's answer, share it instead of reading it
     again. A copy: the caller's instance is theirs."""
     key = (table.pk, ("version", table.version))
-    with _changes_lock:
-        if _changes.get(key) is None:
-            _changes.put(key, (time.monotonic(), Boards(table.pk, copy.copy(table))))
+    _changes.offer(key, lambda: Boards(table.pk, copy.copy(table)))
 
 
 def push_for(viewer: Viewer, table_id: int, change: Hashable | None) -> Pushed | None:

@@ -22,7 +22,6 @@ move, and a move sent at version N stays valid. The pages hear of a message thro
 from __future__ import annotations
 
 import threading
-import time
 import unicodedata
 from dataclasses import dataclass
 
@@ -35,7 +34,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from accounts.names import BLANK_LETTERS, REFUSED_CATEGORIES
 from games.tables import signals
 from games.tables.access import audience, may_see
-from games.tables.memo import Memo
+from games.tables.memo import SharedReadings
 from games.tables.models import (
     MAX_CHAT_CHARS,
     ChatMessage,
@@ -361,20 +360,11 @@ class SharedMessage:
         )
 
 
-# (table id, message id) -> (when it was first read, SharedMessage)
-_shared = Memo(SHARED_MESSAGES)
-_shared_lock = threading.Lock()
+# (table id, message id) -> SharedMessage
+_shared = SharedReadings(SHARED_MESSAGES, SHARED_SECONDS)
 
 
 def shared_message(table_id: int, message_id: int) -> SharedMessage:
     """The reading of a message that this process's pages share (for SHARED_SECONDS:
     they all hear it within milliseconds)."""
-    now = time.monotonic()
-    key = (table_id, message_id)
-    with _shared_lock:
-        found = _shared.get(key)
-        if found is not None and now - found[0] < SHARED_SECONDS:
-            return found[1]
-        message = SharedMessage(table_id, message_id)
-        _shared.put(key, (now, message))
-        return message
+    return _shared.get((table_id, message_id), lambda: SharedMessage(table_id, message_id))

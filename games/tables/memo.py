@@ -16,6 +16,7 @@ values are immutable or only read, at most ``size`` entries (least recently used
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from functools import partial
@@ -73,6 +74,35 @@ class Memo:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class SharedReadings:
+    """What the pages of this process share when they hear one change at once: the first
+    makes the reading (``make()``, kept under ``key``), the others within ``seconds`` get
+    the same one; a later hearing makes a new one. At most ``size`` kept, the least
+    recently used out. Thread-safe: ``make`` runs under the lock, so it should be cheap
+    (the readings read the database lazily, at their first use)."""
+
+    def __init__(self, size: int, seconds: float) -> None:
+        self.seconds = seconds
+        self._memo = Memo(size)
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        now = time.monotonic()
+        with self._lock:
+            found = self._memo.get(key)
+            if found is not None and now - found[0] < self.seconds:
+                return found[1]
+            value = make()
+            self._memo.put(key, (now, value))
+            return value
+
+    def offer(self, key: Hashable, make: Callable[[], Any]) -> None:
+        """Keep ``make()`` under ``key`` unless a reading is kept there already."""
+        with self._lock:
+            if self._memo.get(key) is None:
+                self._memo.put(key, (time.monotonic(), make()))
 
 
 def clear_all() -> None:
