@@ -8,8 +8,6 @@ refused message answers 403, 409, 422 or 429 with its message, and stores nothin
 
 from __future__ import annotations
 
-import re
-
 from allauth.core import ratelimit
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -62,13 +60,10 @@ def table_chat(request: HttpRequest, table_id: int) -> HttpResponse:
     not have the chat now), so that it appears or goes as the settings change; with
     ``&after=<id>`` (the newest message the page shows), 204 when no message came since."""
     table = pages.watchable_table(request, table_id)
-    after = request.GET.get("after", "")
+    after = pages.row_id(request.GET.get("after", ""))
     # The page's socket has just opened: anything sent since the page was rendered?
     # (static/js/chat.js; 204, nothing to swap, when not.)
-    if (
-        re.fullmatch(r"[0-9]{1,18}", after)
-        and not ChatMessage.objects.filter(table=table, pk__gt=int(after)).exists()
-    ):
+    if after is not None and not ChatMessage.objects.filter(table=table, pk__gt=after).exists():
         return HttpResponse(status=204)
     template = "games/table/chat.html" if request.GET.get("zone") else "games/table/chat_panel.html"
     return render(request, template, chat_context(request, table))

@@ -19,6 +19,18 @@ from games.tables.forms import InviteForm
 from games.tables.models import SEAT_CHOICES, BotLevel, Table
 from games.tables.seats import table_seats
 
+MAX_ROW_ID = 2**63 - 1  # a row id (BigAutoField)
+
+
+def row_id(text: str) -> int | None:
+    """A row id given in a query string (``?vu=``, ``?after=``), or None for anything
+    else: ``str.isdigit`` also takes "²", which ``int`` refuses, 5,000 digits are past
+    ``int``'s limit, and an integer past the column's range is no row's."""
+    if not (text.isascii() and text.isdigit()) or len(text) > len(str(MAX_ROW_ID)):
+        return None
+    value = int(text)
+    return value if value <= MAX_ROW_ID else None
+
 
 def visible_table(request: HttpRequest, table_id: int) -> Table:
     """The table, if the user may see it; otherwise it does not exist for them."""

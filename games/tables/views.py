@@ -67,7 +67,6 @@ from games.tables.service import ServiceError
 from games.tables.standins import take_back_seat
 
 REMATCH = "rematch"  # the action of the "Revanche" button, handled by games.tables.lobby
-MAX_ID_DIGITS = len(str(2**63 - 1))  # a row id (BigAutoField) has at most 19 digits
 
 
 SECTION_TITLES = {
@@ -700,14 +699,11 @@ def _board_answer(
 
 
 def _note_dismissed_summary(request: HttpRequest, table: Table) -> None:
-    """``?vu=<hand id>`` ("Donne suivante") hides that hand's summary for this session.
-
-    Anything but a hand id (ASCII digits, at most those of the largest id) is ignored:
-    ``str.isdigit`` also takes "²", which ``int`` refuses, and 5,000 digits are past
-    ``int``'s limit."""
-    seen = request.GET.get("vu", "")
-    if seen.isascii() and seen.isdigit() and len(seen) <= MAX_ID_DIGITS:
-        request.session[SUMMARY_SEEN.format(table.pk)] = int(seen)
+    """``?vu=<hand id>`` ("Donne suivante") hides that hand's summary for this session;
+    anything but a hand id is ignored (``pages.row_id``)."""
+    seen = pages.row_id(request.GET.get("vu", ""))
+    if seen is not None:
+        request.session[SUMMARY_SEEN.format(table.pk)] = seen
 
 
 def _redirect(request: HttpRequest, url: str) -> HttpResponse:
