@@ -500,37 +500,28 @@ def test_keeps_the_king_and_queen_of_trumps_together(north_trumps, lead):
 # Strength
 
 
-def points_share(heuristic_team: int, hands: int = 300) -> float:
-    """The heuristic team's share of the points scored over ``hands`` seeded hands of
-    classique, the other team playing at random."""
-    levels = tuple("heuristic" if s & 1 == heuristic_team else "random" for s in range(4))
+def points_share(levels: tuple[str, ...], team: int, hands: int) -> float:
+    """``team``'s share of the points scored over ``hands`` seeded hands of classique,
+    each seat played at its level."""
     won = [0, 0]
     for seed in range(hands):
         result = score(self_play(CLASSIQUE, seed, levels))
         won[0] += result.points[0]
         won[1] += result.points[1]
-    return won[heuristic_team] / (won[0] + won[1])
+    return won[team] / (won[0] + won[1])
 
 
 @pytest.mark.parametrize("team", [0, 1], ids=["NS", "EW"])
 def test_the_heuristic_team_scores_clearly_more_than_a_random_one(team):
-    assert points_share(team) > 0.6
+    levels = tuple("heuristic" if s & 1 == team else "random" for s in range(4))
+    assert points_share(levels, team, hands=300) > 0.6
 
 
 def test_the_beginner_sits_between_the_random_and_the_heuristic_players():
     """The beginner bids like the heuristic but slips at the cards: it scores clearly less
     than the heuristic and clearly more than the random player."""
-
-    def share(levels, team, hands=100):
-        won = [0, 0]
-        for seed in range(hands):
-            result = score(self_play(CLASSIQUE, seed, levels))
-            won[0] += result.points[0]
-            won[1] += result.points[1]
-        return won[team] / (won[0] + won[1])
-
-    assert share(("beginner", "heuristic") * 2, 0) < 0.45
-    assert share(("beginner", "random") * 2, 0) > 0.55
+    assert points_share(("beginner", "heuristic") * 2, 0, hands=100) < 0.45
+    assert points_share(("beginner", "random") * 2, 0, hands=100) > 0.55
 
 
 def test_the_beginner_bids_like_the_heuristic():
