@@ -33,19 +33,13 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from games.bots.heuristic import (
-    TAKE_THRESHOLD,
-    choose_bid,
-    heuristic_action,
-    knowledge_of,
-    trump_strength,
-)
+from games.bots.heuristic import choose_bid, heuristic_action, knowledge_of
 from games.bots.solver import Solver, outcome, score_context
 from games.rules import Action, HandState, apply, card_of, score, view
-from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, PASS_, PLAY, PLAY_, REDEAL, TAKE_
+from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, PLAY, PLAY_, REDEAL, TAKE_
 from games.rules.announces import find_announces
 from games.rules.cards import ALL_CARDS, JACK, KING, NINE, QUEEN, SA, SEATS, TA
-from games.rules.hand import BIDDING, DONE, PLAYING
+from games.rules.hand import DONE, PLAYING, start_with_contract
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "Seen", "expert_action", "sample_hands", "seen_by"]
 
@@ -62,7 +56,6 @@ class Budget:
     exact_nodes: int = 1_500_000
     exact_min_samples: int = 6
     taker_trumps: bool = True  # draw deals where the taker holds its trump jack or nine
-    bid_inference: bool = True  # when bidding, draw deals that agree with the passes made
 
 
 DEFAULT_BUDGET = Budget()
@@ -344,64 +337,23 @@ def choose_bid_by_sampling(state: HandState, rng: random.Random, budget: Budget)
         return PASS
     s = seen_by(state)
     team = s.seat & 1
-    # Passing is weighed like a bid: the others may take, or cover, after it.
-    options = [PASS, *bids]
+    turned = state.turned
+    # What passing is worth: nothing, or the contract already bid played as it stands.
+    options: list[tuple[Action, int, int]] = [(PASS, k.mode, k.taker)]
+    for bid in bids:
+        mode = turned >> 3 if bid.arg == -1 else bid.arg
+        options.append((bid, mode, s.seat))
     totals = [0] * len(options)
     for _ in range(budget.bid_samples):
-        sample = _bidding_sample(state, s, rng, budget)
-        for i, option in enumerate(options):
-            totals[i] += _team_value(rollout(bid_out(apply(sample, option))), team)
+        hands = _deal_rest(state, s, rng, budget.tries)
+        for i, (_, mode, taker) in enumerate(options):
+            if mode < 0:
+                continue  # nobody takes: the hand is dealt again, 0 for both
+            full = _complete(hands, turned, taker, state, rng)
+            play = start_with_contract(state.rules, state.dealer, full, mode, taker)
+            totals[i] += _team_value(rollout(play), team)
     best = max(range(len(options)), key=lambda i: totals[i])
-    return options[best]
-
-
-def bid_out(state: HandState) -> HandState:
-    """The rest of the bidding, every seat bidding as the heuristic player does."""
-    while state.phase == BIDDING:
-        state = apply(state, choose_bid(knowledge_of(state)))
-    return state
-
-
-def _bidding_sample(state: HandState, s: Seen, rng: random.Random, budget: Budget) -> HandState:
-    """The bidding state with the hidden hands and the undealt cards drawn. With
-    ``bid_inference`` the draw agrees, unless ``tries`` draws failed, with the passes
-    already made: a seat that passed did not hold a hand the heuristic player takes with."""
-    drawn = _deal_rest(state, s, rng, budget.tries)
-    if budget.bid_inference:
-        for _ in range(budget.tries):
-            if _agrees_with_passes(state, s.seat, drawn[0]):
-                break
-            drawn = _deal_rest(state, s, rng, budget.tries)
-    hands, rest = drawn
-    dealt = [c for seat in range(4) for c in range(32) if hands[seat] >> c & 1]
-    deck = (*dealt, state.turned, *rest)
-    return state._replace(hands=tuple(hands), deck=deck)
-
-
-def _agrees_with_passes(state: HandState, me: int, hands) -> bool:
-    rules, turned = state.rules, state.turned
-    bid_round, passes = 1, 0
-    for seat, action in state.bids:
-        if action.kind == TAKE_:
-            return True  # a take ends what the passes tell (a cover is another matter)
-        if action.kind != PASS_:
-            continue
-        if seat != me:
-            hand = hands[seat] | 1 << turned
-            if bid_round == 1:
-                suits: tuple[int, ...] = (turned >> 3,)
-            else:
-                suits = tuple(
-                    t
-                    for t in range(4)
-                    if not (t == turned >> 3 and rules.second_round_excludes_turned)
-                )
-            if max(trump_strength(hand, t) for t in suits) >= TAKE_THRESHOLD:
-                return False
-        passes += 1
-        if passes == 4:
-            bid_round, passes = 2, 0
-    return True
+    return options[best][0]
 
 
 def _deal_rest(state: HandState, s: Seen, rng: random.Random, tries: int):
@@ -412,3 +364,16 @@ def _deal_rest(state: HandState, s: Seen, rng: random.Random, tries: int):
     rest = [c for c in range(32) if not dealt >> c & 1]
     rng.shuffle(rest)
     return hands, rest
+
+
+def _complete(drawn, turned: int, taker: int, state: HandState, rng) -> list[list[int]]:
+    """Eight cards each: the taker gets the turned card and two, the others three."""
+    hands, rest = drawn
+    out = [[c for c in range(32) if hands[seat] >> c & 1] for seat in range(4)]
+    out[taker].append(turned)
+    i = 0
+    for seat in range(4):
+        n = 8 - len(out[seat])
+        out[seat].extend(rest[i : i + n])
+        i += n
+    return out
