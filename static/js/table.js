@@ -417,10 +417,36 @@
   //    missing (an insecure origin, a browser setting), the link is selected and the
   //    status line says to copy it.
 
+  // The last copy's outcome, kept for a few seconds: a refetch of the lobby (a poll, a
+  // pushed board) can replace the link's block just after the click, and the new block
+  // must still say what happened. htmx gives the focus back to the new field, but not
+  // a selection that starts at 0, so a refused copy selects the link again.
+  var lastCopy = null;
+  var COPY_MEMORY_MS = 10000;
+
   function copyDone(button, key) {
     var status = document.getElementById(button.dataset.copy + "-copy-status");
     if (status) {
       status.textContent = button.getAttribute("data-" + key);
+    }
+    lastCopy = { id: button.dataset.copy, key: key, at: Date.now() };
+  }
+
+  function restoreCopyStatus(root) {
+    if (!lastCopy || Date.now() - lastCopy.at > COPY_MEMORY_MS || !root.querySelector) {
+      return;
+    }
+    var status = root.querySelector("#" + lastCopy.id + "-copy-status");
+    var button = root.querySelector('button[data-copy="' + lastCopy.id + '"]');
+    if (!status || !button || status.textContent) {
+      return;
+    }
+    status.textContent = button.getAttribute("data-" + lastCopy.key);
+    var input = document.getElementById(lastCopy.id);
+    var active = document.activeElement;
+    if (lastCopy.key === "refused" && input && (active === input || active === document.body)) {
+      input.focus();
+      input.select();
     }
   }
 
@@ -460,6 +486,7 @@
       root.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
         button.hidden = false;
       });
+      restoreCopyStatus(root);
     }
   }
 
