@@ -141,6 +141,36 @@ def test_where_the_clipboard_is_refused_the_link_is_selected_to_copy(lobby_page)
     assert selected[0] == 0 and selected[1] == selected[2] > 0
 
 
+REFETCH_THE_LOBBY = """
+(() => {
+  const root = document.querySelector("[data-ws-url]");
+  return htmx.ajax("GET", root.dataset.fragmentUrl, {target: "#" + root.id, swap: "outerHTML"});
+})()
+"""
+
+
+def test_a_refetch_of_the_lobby_just_after_a_copy_keeps_what_it_said(lobby_page):
+    """A poll or a pushed update may replace the link's block right after the click: the
+    new block still says what happened, and a refused copy keeps the link selected."""
+    context, page = lobby_page()
+    page.add_init_script(REFUSED_CLIPBOARD)
+    page.reload()
+    page.get_by_role("button", name="Copier le lien").click()
+    expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
+    page.evaluate("document.getElementById('invite-link').dataset.old = 'yes'")
+
+    page.evaluate(REFETCH_THE_LOBBY)
+
+    expect(page.locator("#invite-link[data-old]")).to_have_count(0)  # a new field
+    expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
+    expect(page.locator("#invite-link")).to_be_focused()
+    selected = page.evaluate(
+        "(() => { const i = document.getElementById('invite-link');"
+        " return [i.selectionStart, i.selectionEnd, i.value.length]; })()"
+    )
+    assert selected[0] == 0 and selected[1] == selected[2] > 0
+
+
 def test_without_a_clipboard_api_the_link_is_selected_too(lobby_page):
     context, page = lobby_page()
     page.add_init_script('Object.defineProperty(navigator, "clipboard", {value: undefined});')
