@@ -4,6 +4,8 @@ copy button of the invitation link, with its fallback where the clipboard is ref
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.conf import settings
 from django.db import transaction
@@ -77,15 +79,56 @@ def test_the_badge_follows_the_end_of_the_game_and_the_rematch(browser, daphne, 
 # The copy button -------------------------------------------------------------------------
 
 
+class Settling:
+    """Watches a page from its first request: ``wait`` returns once its socket is open and
+    neither a fetch nor a socket message has come for ``quiet`` seconds. A lobby refetches
+    itself when its own arrival is told on the socket (presence); a click whose press and
+    release straddle that swap lands on two different buttons and is lost."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.in_flight = 0
+        self.socket_open = False
+        self.since = time.monotonic()
+        page.on("websocket", self._socket)
+        page.on("request", self._started)
+        page.on("requestfinished", self._ended)
+        page.on("requestfailed", self._ended)
+
+    def _socket(self, socket) -> None:
+        self.socket_open = True
+        self.since = time.monotonic()
+        socket.on("framereceived", self._moved)
+
+    def _moved(self, *_) -> None:
+        self.since = time.monotonic()
+
+    def _started(self, request) -> None:
+        if request.resource_type in ("xhr", "fetch"):
+            self.in_flight += 1
+
+    def _ended(self, request) -> None:
+        if request.resource_type in ("xhr", "fetch"):
+            self.in_flight -= 1
+            self.since = time.monotonic()
+
+    def wait(self, quiet: float = 0.5, timeout: float = 10) -> None:
+        deadline = time.monotonic() + timeout
+        while not self.socket_open or self.in_flight or time.monotonic() - self.since < quiet:
+            assert time.monotonic() < deadline, "the lobby page keeps fetching"
+            self.page.wait_for_timeout(25)  # Playwright delivers the events meanwhile
+
+
 @pytest.fixture
 def lobby_page(new_context, page_guard, daphne):
-    """The lobby of a new table, as its creator sees it: ``open(**context_options)``.
+    """The lobby of a new table, as its creator sees it, once the page has settled:
+    ``open(init_script=None, **context_options)``, the script run before the page's own.
 
     Its contexts close here, before Daphne stops: a lobby page polls, and a poll that
     meets a stopped server is a console error."""
     contexts = []
 
-    def open_page(**options):
+    def open_page(init_script: str | None = None, **options):
         creator = outside_playwright(make_user, "hote")
         table = outside_playwright(make_table, created_by=creator)
         client = Client()
@@ -95,9 +138,13 @@ def lobby_page(new_context, page_guard, daphne):
         context.add_cookies(
             [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": daphne}]
         )
+        if init_script:
+            context.add_init_script(init_script)
         contexts.append(context)
         page = context.new_page()
+        settling = Settling(page)
         page.goto(f"/tables/{table.pk}/")
+        settling.wait()
         return context, page
 
     yield open_page
@@ -126,9 +173,7 @@ Object.defineProperty(navigator, "clipboard", {
 
 
 def test_where_the_clipboard_is_refused_the_link_is_selected_to_copy(lobby_page):
-    context, page = lobby_page()
-    page.add_init_script(REFUSED_CLIPBOARD)
-    page.reload()
+    context, page = lobby_page(REFUSED_CLIPBOARD)
 
     page.get_by_role("button", name="Copier le lien").click()
 
@@ -152,9 +197,7 @@ REFETCH_THE_LOBBY = """
 def test_a_refetch_of_the_lobby_just_after_a_copy_keeps_what_it_said(lobby_page):
     """A poll or a pushed update may replace the link's block right after the click: the
     new block still says what happened, and a refused copy keeps the link selected."""
-    context, page = lobby_page()
-    page.add_init_script(REFUSED_CLIPBOARD)
-    page.reload()
+    context, page = lobby_page(REFUSED_CLIPBOARD)
     page.get_by_role("button", name="Copier le lien").click()
     expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
     page.evaluate("document.getElementById('invite-link').dataset.old = 'yes'")
@@ -172,9 +215,7 @@ def test_a_refetch_of_the_lobby_just_after_a_copy_keeps_what_it_said(lobby_page)
 
 
 def test_without_a_clipboard_api_the_link_is_selected_too(lobby_page):
-    context, page = lobby_page()
-    page.add_init_script('Object.defineProperty(navigator, "clipboard", {value: undefined});')
-    page.reload()
+    context, page = lobby_page('Object.defineProperty(navigator, "clipboard", {value: undefined});')
 
     page.get_by_role("button", name="Copier le lien").click()
 
