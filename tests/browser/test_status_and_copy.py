@@ -172,18 +172,23 @@ Object.defineProperty(navigator, "clipboard", {
 """
 
 
-def test_where_the_clipboard_is_refused_the_link_is_selected_to_copy(lobby_page):
-    context, page = lobby_page(REFUSED_CLIPBOARD)
-
-    page.get_by_role("button", name="Copier le lien").click()
-
-    expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
+def assert_the_link_is_selected(page) -> None:
+    """The link's field has the focus and its whole text selected, to copy by hand."""
     expect(page.locator("#invite-link")).to_be_focused()
     selected = page.evaluate(
         "(() => { const i = document.getElementById('invite-link');"
         " return [i.selectionStart, i.selectionEnd, i.value.length]; })()"
     )
     assert selected[0] == 0 and selected[1] == selected[2] > 0
+
+
+def test_where_the_clipboard_is_refused_the_link_is_selected_to_copy(lobby_page):
+    context, page = lobby_page(REFUSED_CLIPBOARD)
+
+    page.get_by_role("button", name="Copier le lien").click()
+
+    expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
+    assert_the_link_is_selected(page)
 
 
 REFETCH_THE_LOBBY = """
@@ -206,12 +211,7 @@ def test_a_refetch_of_the_lobby_just_after_a_copy_keeps_what_it_said(lobby_page)
 
     expect(page.locator("#invite-link[data-old]")).to_have_count(0)  # a new field
     expect(page.locator("#invite-link-copy-status")).to_contain_text("copiez-le")
-    expect(page.locator("#invite-link")).to_be_focused()
-    selected = page.evaluate(
-        "(() => { const i = document.getElementById('invite-link');"
-        " return [i.selectionStart, i.selectionEnd, i.value.length]; })()"
-    )
-    assert selected[0] == 0 and selected[1] == selected[2] > 0
+    assert_the_link_is_selected(page)
 
 
 def test_without_a_clipboard_api_the_link_is_selected_too(lobby_page):
