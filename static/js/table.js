@@ -7,7 +7,8 @@
  *    board (games/tables/boards.py, rendered for them alone): the page swaps it in at once, unless
  *    it already shows V or newer. In the lobby, or when the socket only says a version
  *    (its answer to a heartbeat) or that someone came or went ({"presence": true}), the
- *    page refetches its own fragment with htmx. While the user's own request is in
+ *    page refetches its own fragment with htmx (a version alone, once the game has
+ *    started, half a second later: the board of that version may be on its way). While the user's own request is in
  *    flight, nothing is swapped: its answer comes first, then whatever is newer. The
  *    socket reconnects with a growing delay; on every (re)connect, at every heartbeat and
  *    when the tab becomes visible again, the page asks for the current version and
@@ -120,6 +121,8 @@
   var connectedOnce = false; // a later open is a reconnect: the chat may have missed some
   var retryTimer = null;
   var heartbeatTimer = null;
+  var versionGraceTimer = null;
+  var VERSION_GRACE_MS = 500;
   var loading = false;
   var again = false;
   var waitingForBlur = false;
@@ -257,12 +260,31 @@
       if (typeof data.html === "string") {
         pushed = { version: data.version, html: data.html };
         told = Math.max(told, data.version);
+      } else if (!data.presence && waitForPushedBoard()) {
+        return;
       }
     }
     if (data.presence) {
       presenceMoved = true;
     }
     refresh();
+  }
+
+  // A version alone (the answer to a heartbeat or a question) may overtake the board of
+  // that version on its way to this page: once the game has started, give the board a
+  // moment to come before fetching it. True if the refresh was put off.
+  function waitForPushedBoard() {
+    var root = liveRoot();
+    if (!root || root.id !== "board") {
+      return false; // the lobby has no pushed board: it refetches at once
+    }
+    if (!versionGraceTimer) {
+      versionGraceTimer = setTimeout(function () {
+        versionGraceTimer = null;
+        refresh();
+      }, VERSION_GRACE_MS);
+    }
+    return true;
   }
 
   // The page shows a board the socket did not bring (the answer to its own move, a
