@@ -8,11 +8,11 @@
  *    it already shows V or newer. In the lobby, or when the socket only says a version
  *    (its answer to a heartbeat) or that someone came or went ({"presence": true}), the
  *    page refetches its own fragment with htmx (a version alone, once the game has
- *    started, half a second later: the board of that version may be on its way). While the user's own request is in
- *    flight, nothing is swapped: its answer comes first, then whatever is newer. The
- *    socket reconnects with a growing delay; on every (re)connect, at every heartbeat and
- *    when the tab becomes visible again, the page asks for the current version and
- *    catches up. Closed for good (not logged in, not allowed, too many pages of this
+ *    started, half a second later: the board of that version may be on its way). While
+ *    the user's own request is in flight, nothing is swapped: its answer comes first, then
+ *    whatever is newer. The socket reconnects with a growing delay; on every (re)connect,
+ *    at every heartbeat and when the tab becomes visible again, the page asks for the
+ *    current version and catches up. Closed for good (not logged in, not allowed, too many pages of this
  *    user open: close codes given by the server in the script's data-* attributes, with
  *    the heartbeat), it says so.
  *
@@ -454,8 +454,9 @@
     lastCopy = { id: button.dataset.copy, key: key, at: Date.now() };
   }
 
+  // Called by showCopyButtons, on an element that has querySelector.
   function restoreCopyStatus(root) {
-    if (!lastCopy || Date.now() - lastCopy.at > COPY_MEMORY_MS || !root.querySelector) {
+    if (!lastCopy || Date.now() - lastCopy.at > COPY_MEMORY_MS) {
       return;
     }
     var status = root.querySelector("#" + lastCopy.id + "-copy-status");
