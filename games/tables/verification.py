@@ -106,6 +106,9 @@ def verify_table(table: Table) -> list[str]:
             if state.phase != engine.DONE:
                 if hand.ended or index != len(hands) - 1 or game.winner != forfeit:
                     problems.append(f"{where}: marked over, but its log is not finished")
+                if index != len(hands) - 1:  # the game cannot be followed past this hand
+                    replayed = False
+                    break
                 continue
             result = engine.score(state)
             expected = (
@@ -131,7 +134,12 @@ def verify_table(table: Table) -> list[str]:
             if running.over:
                 problems.append(f"{where}: dealt after the game was won")
                 break
-            running = engine.record_hand(running, state)
+            try:
+                running = engine.record_hand(running, state)
+            except ValueError as error:  # dealt by the wrong dealer (said above)
+                problems.append(f"{where}: the hand does not follow the game ({error})")
+                replayed = False
+                break
         winner = running.winner if running.over else forfeit
         last_game_over = winner is not None
         if (game.score_ns, game.score_ew, game.held, game.winner) != (

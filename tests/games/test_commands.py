@@ -7,12 +7,13 @@ from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import F
 
 from games.models import Game, Hand, Table, Trick
 from games.rules import MODES
 from games.tables import service
+from games.tables.verification import verify_table
 from tests.factories import play_random_move, play_to_the_end, seated_user, started_table
 
 pytestmark = pytest.mark.django_db
@@ -89,6 +90,24 @@ def test_verify_names_a_table_whose_log_has_a_gap(played_tables):
     table.actions.filter(seq=table.version // 2).delete()
 
     assert f"action log is not 1..{table.version} without gaps" in verify_fails(table)
+
+
+def test_verify_says_what_is_wrong_whichever_hand_lost_an_action(played_tables):
+    """A gap at either end of any hand (a hand left unfinished before the next one, or
+    started with the wrong dealer) is reported, never a crash."""
+    table = played_tables[0]
+    ends = set()
+    for hand in Hand.objects.filter(game__table=table):
+        seqs = list(table.actions.filter(hand=hand).values_list("seq", flat=True))
+        ends.update({min(seqs), max(seqs)})
+    assert len(ends) > 4  # several hands, so some are followed by another
+    for seq in sorted(ends):
+        with transaction.atomic():
+            table.actions.filter(seq=seq).delete()
+            problems = verify_table(table)
+            transaction.set_rollback(True)
+
+        assert f"action log is not 1..{table.version} without gaps" in problems, seq
 
 
 def test_verify_names_a_table_whose_whole_log_is_gone(played_tables):
