@@ -551,3 +551,24 @@ def test_an_exact_decision_capped_in_nodes_is_legal_and_seeded():
             assert first.actions == again.actions
     finally:
         expert.configure(before)
+
+
+def test_the_expert_weighs_a_pass_by_the_bidding_and_play_that_follow():
+    """Passing is not worth nothing: in a drawn deal, the next seat with the jack and
+    nine of the turned suit takes after the pass, and the hand is played out."""
+    state = first_speaker("classique", "7D 8D 7C 8C 7S", "8H")
+    after_me = apply(state, PASS).turn
+    state = bidding(
+        "classique",
+        "8H",
+        **{SEATS[state.turn]: "7D 8D 7C 8C 7S", SEATS[after_me]: "JH 9H AS AC AD"},
+    )
+    dealt_cards = state.hands[0] | state.hands[1] | state.hands[2] | state.hands[3]
+    rest = [c for c in range(32) if not dealt_cards >> c & 1 and c != state.turned]
+
+    after = expert._after_pass(state, (list(state.hands), rest))
+
+    assert after.phase == DONE
+    assert after.bids[0] == (state.turn, PASS)
+    assert (after.taker, after.contract) == (after_me, state.turned >> 3)
+    assert len(after.tricks) == 8

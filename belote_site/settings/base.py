@@ -344,12 +344,17 @@ BOT_STALL_SECONDS = 10
 # The expert bot's budget per decision (games/bots/expert.py ``Budget``): deals drawn for a
 # card, deals drawn for each contract it weighs when bidding, tricks left from which it
 # solves the play exactly, the search nodes after which an exact decision draws no more
-# deals (after 6 at least). README "Bots" gives its speed at these values.
+# deals (after 6 at least); how it reads the other seats (their bids, a pass weighed by
+# the bidding that follows, the opponents' cards: the best fitting of 3 times as many
+# draws). README "Bots" gives its speed at these values.
 BELOTE_EXPERT_BUDGET = {
     "samples": 24,
     "bid_samples": 32,
     "exact_tricks": 7,
     "exact_nodes": 1_500_000,
+    "bid_inference": True,
+    "pass_played": True,
+    "play_inference": 3,
 }
 # The analysis of a finished hand (games/tables/analysis.py): the card plays of tricks
 # from BELOTE_ANALYSIS_FIRST_TRICK on are weighed (the earlier, the longer: the first

@@ -7,9 +7,15 @@ taker holds it once the deal is complete), the belote calls (a seat that played 
 or queen of a trump without calling does not hold the other; a call means it did) and the
 announces (a declared announce is in that hand; in ``auto`` tables a seat that declared
 nothing holds none); and what the bidding tells: the taker of a trump contract is drawn
-with its jack or its nine (no bot level takes without one, few players do). Then it
-scores each candidate action over those deals by **the hand's score under the table's
-rules** (contract made or not, litige, capot, belote, announces, dix de der), from its
+with its jack or its nine (no bot level takes without one, few players do). Two softer
+readings model the other players as the heuristic (*confirmé*) player, a fair model of a
+sound player: the deals kept are first those where each other seat's bids and passes are
+what the heuristic bidder would have said with its first five cards, and, for a card,
+the best fitting third of three times as many draws, where the opponents' past cards
+are those the heuristic player would have chosen with the drawn hands (the partner's
+cards are not read that way: an expert partner plays otherwise). Then it scores each
+candidate action over those deals by **the hand's score under the table's rules**
+(contract made or not, litige, capot, belote, announces, dix de der), from its
 team's side:
 
 - card play from 7 tricks left (all but the first trick's cards, at the default
@@ -18,8 +24,11 @@ team's side:
 - card play earlier (the first trick): the candidate played, then the rest of the hand
   played out by the heuristic player at every seat (a rollout in the sampled deal);
 - bidding: for each contract it may name or cover with, the hand dealt out and played by
-  rollouts with itself as the taker; it takes the best if it scores above passing
-  (nothing, or the contract already bid when it is a cover).
+  rollouts with itself as the taker; it takes the best if it scores above passing. A
+  pass, before anyone has bid, is weighed the same way: the bidding goes on by the
+  heuristic bidder's rules at every seat, then the contract, if any, is played out (an
+  opponent who takes after it counts against it); after a bid, a pass is that contract
+  played as it stands.
 
 Its budget (``Budget``: samples per decision, the tricks left from which the play is
 solved exactly, the node cap of an exact decision) is a setting
@@ -31,15 +40,28 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
-from games.bots.heuristic import choose_bid, heuristic_action, knowledge_of
+from games.bots.heuristic import (
+    PARTNER_COVER_MARGIN,
+    SA_THRESHOLD,
+    TA_THRESHOLD,
+    TAKE_THRESHOLD,
+    choose_bid,
+    heuristic_action,
+    knowledge_of,
+    sans_atout_strength,
+    tout_atout_strength,
+    trump_strength,
+    voids_shown,
+)
+from games.bots.heuristic import choose_card as heuristic_card
 from games.bots.solver import Solver, outcome, score_context
 from games.rules import Action, HandState, apply, card_of, score, view
-from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, PLAY, PLAY_, REDEAL, TAKE_
+from games.rules.actions import ANNOUNCE, EXCHANGE, PASS, PASS_, PLAY, PLAY_, REDEAL, TAKE_
 from games.rules.announces import find_announces
 from games.rules.cards import ALL_CARDS, JACK, KING, NINE, QUEEN, SA, SEATS, TA
-from games.rules.hand import DONE, PLAYING, start_with_contract
+from games.rules.hand import BIDDING, DONE, PLAYING, legal_mask, start_with_contract
 
 __all__ = ["DEFAULT_BUDGET", "Budget", "Seen", "expert_action", "sample_hands", "seen_by"]
 
@@ -56,6 +78,15 @@ class Budget:
     exact_nodes: int = 1_500_000
     exact_min_samples: int = 6
     taker_trumps: bool = True  # draw deals where the taker holds its trump jack or nine
+    # Prefer deals where every other seat's bids are those the heuristic bidder would
+    # have made with its first five cards (a pass says a hand is weak in the suit).
+    bid_inference: bool = True
+    # Value passing, when nobody has bid yet, by the bidding going on (heuristic bidders)
+    # and the play that follows, instead of as nothing.
+    pass_played: bool = True
+    # Draw this many times ``samples`` deals, and weigh first those where the opponents'
+    # past cards are those the heuristic player would have played (0: no such inference).
+    play_inference: int = 3
 
 
 DEFAULT_BUDGET = Budget()
@@ -92,6 +123,9 @@ class Seen:
     announced: tuple[tuple[tuple[str, int], ...] | None, ...]  # per seat, declared or None
     auto_announces: bool
     in_play: bool
+    # What each other seat's bids say of its first five cards: per bid, (seat, the test).
+    bid_tests: tuple[tuple[int, tuple], ...] = ()
+    turned: int = -1  # the turned card, -1 none
 
     @property
     def unseen(self) -> int:
@@ -141,7 +175,87 @@ def seen_by(state: HandState) -> Seen:
         announced=tuple(tuple(sorted(a)) if a is not None else None for a in announced),
         auto_announces=rules.announces == "auto",
         in_play=in_play,
+        bid_tests=_bid_tests(k.bids, k.turned, seat, rules.second_round_excludes_turned),
+        turned=k.turned,
     )
+
+
+def _bid_tests(bids, turned: int, me: int, excludes_turned: bool) -> tuple:
+    """What the heuristic bidder (games/bots/heuristic.choose_bid) would have needed in
+    hand to bid as each other seat did: per bid, (seat, (kind, modes, threshold, at
+    least)): the best strength over ``modes`` is at least (or below) the threshold, where
+    a strength is the trump strength of a suit, or that of sans atout or tout atout. The
+    bidder's hand counts the turned card, as the heuristic's does."""
+    if turned < 0:
+        return ()
+    tests = []
+    round_, passes, contract, taker = 1, 0, -1, -1
+    other_suits = tuple(m for m in range(4) if not (excludes_turned and m == turned >> 3))
+    for seat, action in bids:
+        kind = action.kind
+        if kind not in (PASS_, TAKE_):
+            continue  # an exchange or a redeal says nothing the draw must respect
+        test = None
+        if contract == -1:
+            if round_ == 1:
+                test = ("trump", (turned >> 3,), TAKE_THRESHOLD, kind == TAKE_)
+            elif kind == PASS_:
+                test = ("trump", other_suits, TAKE_THRESHOLD, False)
+            else:
+                test = ("trump", (action.arg,), TAKE_THRESHOLD, True)
+        else:
+            margin = PARTNER_COVER_MARGIN if taker == (seat + 2) % 4 else 0.0
+            if kind == TAKE_:
+                mode = action.arg
+                test = (mode, (), (TA_THRESHOLD if mode == TA else SA_THRESHOLD) + margin, True)
+            elif contract < TA:  # a pass over a bid it could have covered
+                covers = (TA, SA) if contract < SA else (TA,)
+                for mode in covers:
+                    threshold = (TA_THRESHOLD if mode == TA else SA_THRESHOLD) + margin
+                    if seat != me:
+                        tests.append((seat, (mode, (), threshold, False)))
+        if test is not None and seat != me:
+            tests.append((seat, test))
+        if kind == PASS_:
+            passes += 1
+            if contract == -1 and passes == 4:
+                round_, passes = 2, 0
+        else:
+            contract = turned >> 3 if action.arg == -1 else action.arg
+            taker, passes = seat, 0
+    return tuple(tests)
+
+
+def _strength(cards: int, kind, modes) -> float:
+    if kind == "trump":
+        return max(trump_strength(cards, m) for m in modes)
+    return tout_atout_strength(cards) if kind == TA else sans_atout_strength(cards)
+
+
+def _bid_misfits(s: Seen, hands, rng: random.Random) -> int:
+    """How many of the other seats' bids the heuristic bidder would not have made with
+    the first five cards of ``hands`` (which five of a hand's eight were dealt first is
+    unknown once the deal is complete: a random five, as the deck would have it)."""
+    if not s.bid_tests:
+        return 0
+    turned = 1 << s.turned
+    first: dict[int, int] = {}
+    misfits = 0
+    for seat, (kind, modes, threshold, at_least) in s.bid_tests:
+        cards = first.get(seat)
+        if cards is None:
+            cards = _first_five(s, hands, seat, turned, rng)
+            first[seat] = cards
+        if (_strength(cards | turned, kind, modes) >= threshold) != at_least:
+            misfits += 1
+    return misfits
+
+
+def _first_five(s: Seen, hands, seat: int, turned: int, rng: random.Random) -> int:
+    cards = (hands[seat] | s.played_by[seat]) & ~turned
+    if cards.bit_count() <= 5:
+        return cards
+    return sum(1 << c for c in rng.sample([c for c in range(32) if cards >> c & 1], 5))
 
 
 # ---------------------------------------------------------------------------------------
@@ -149,25 +263,32 @@ def seen_by(state: HandState) -> Seen:
 
 
 def sample_hands(
-    s: Seen, rng: random.Random, tries: int = 40, taker_trumps: bool = True
+    s: Seen,
+    rng: random.Random,
+    tries: int = 40,
+    taker_trumps: bool = True,
+    bid_inference: bool = False,
 ) -> tuple[int, int, int, int]:
     """Hands for the four seats consistent with ``s``: own hand kept, sizes and voids
     always respected, belote calls and announces respected unless ``tries`` draws failed,
     and so is, with ``taker_trumps``, what the bidding tells: the taker of a trump
     contract held its jack or its nine (no bot level takes without one, few players do)."""
-    fallback = None
-    # The bidding's hint yields first to what the seats showed (belote calls, announces).
+    best, best_key = None, None
+    infer = bid_inference and bool(s.bid_tests)
+    # The bidding's hints yield first to what the seats showed (belote calls, announces).
     for hint in (True, False) if taker_trumps else (False,):
         for _ in range(max(1, tries)):
             hands = _draw(s, rng, hint)
             if hands is None:
                 continue
-            if _plausible(s, hands):
+            key = (not _plausible(s, hands), _bid_misfits(s, hands, rng) if infer else 0)
+            if key == (False, 0):
                 return hands
-            fallback = fallback or hands
-    while fallback is None:  # cannot happen with a real hand's voids; sizes only then
-        fallback = _draw(replace(s, voids=(0, 0, 0, 0)), rng)
-    return fallback
+            if best_key is None or key < best_key:
+                best, best_key = hands, key
+    while best is None:  # cannot happen with a real hand's voids; sizes only then
+        best = _draw(replace(s, voids=(0, 0, 0, 0)), rng)
+    return best
 
 
 def _draw(
@@ -304,11 +425,11 @@ def choose_card(state: HandState, cards: list[int], rng: random.Random, budget: 
     totals = dict.fromkeys(cards, 0)
     exact = s.hand.bit_count() <= budget.exact_tricks
     nodes = 0
-    for drawn in range(budget.samples):
+    for drawn, hands in enumerate(_draws(state, s, rng, budget)):
         limited = exact and budget.exact_nodes and drawn >= budget.exact_min_samples
         if limited and nodes >= budget.exact_nodes:
             break
-        sample = sampled_state(state, sample_hands(s, rng, budget.tries, budget.taker_trumps))
+        sample = sampled_state(state, hands)
         if exact:
             ctx = score_context(sample)
             sign = 1 if ctx.taker_team == team else -1
@@ -322,6 +443,77 @@ def choose_card(state: HandState, cards: list[int], rng: random.Random, budget: 
                 end = rollout(apply(sample, PLAY[card]))
                 totals[card] += _team_value(end, team)
     return max(cards, key=lambda c: totals[c])
+
+
+def _draws(state: HandState, s: Seen, rng: random.Random, budget: Budget):
+    """``budget.samples`` deals for a card decision: with ``play_inference``, the best
+    fitting of ``play_inference`` times as many draws, fewest misfits first."""
+
+    def draw():
+        return sample_hands(s, rng, budget.tries, budget.taker_trumps, budget.bid_inference)
+
+    plays = _opponent_plays(state) if budget.play_inference > 1 else []
+    if not plays:
+        for _ in range(budget.samples):
+            yield draw()
+        return
+    base = knowledge_of(state)
+    pool = [draw() for _ in range(budget.samples * budget.play_inference)]
+    misfits = [_play_misfits(plays, hands, base) for hands in pool]
+    order = sorted(range(len(pool)), key=misfits.__getitem__)
+    for i in order[: budget.samples]:
+        yield pool[i]
+
+
+class _Play(NamedTuple):
+    """A past card of an opponent, with what that seat knew when it played it."""
+
+    seat: int
+    card: int
+    later: int  # the cards the seat played from this one on
+    trick: tuple[tuple[int, int], ...]  # (seat, card) before it in its trick
+    played: int  # the cards on the table or in tricks before it
+    voids: tuple[int, int, int, int]
+
+
+def _opponent_plays(state: HandState) -> list[_Play]:
+    """The opponents' past cards that were a choice (for any hand: the check drops those
+    with one legal card later), from the public record only."""
+    rules, step, mode, me = state.rules, state.rules.step, state.contract, state.turn
+    tricks = [tuple((t.seat_of(i, step), c) for i, c in enumerate(t.cards)) for t in state.tricks]
+    tricks.append(tuple(((state.leader + i * step) % 4, c) for i, c in enumerate(state.trick)))
+    out, played = [], 0
+    for index, trick in enumerate(tricks):
+        for pos, (seat, card) in enumerate(trick):
+            if (seat - me) & 1:
+                before = [*tricks[:index], trick[:pos]]
+                voids = voids_shown(rules, mode, before)
+                out.append(_Play(seat, card, 0, trick[:pos], played, voids))
+            played |= 1 << card
+    later = [0, 0, 0, 0]
+    for i in range(len(out) - 1, -1, -1):
+        p = out[i]
+        later[p.seat] |= 1 << p.card
+        out[i] = p._replace(later=later[p.seat])
+    return out
+
+
+def _play_misfits(plays: list[_Play], hands, base) -> int:
+    """How many of ``plays`` the heuristic player would not have made with the seat's
+    hand of the drawn deal at the time."""
+    rules, mode, misfits = base.rules, base.mode, 0
+    for p in plays:
+        hand = hands[p.seat] | p.later
+        mask = legal_mask(rules, mode, hand, tuple(c for _, c in p.trick))
+        if not mask & (mask - 1):
+            continue  # one legal card: no choice
+        legal = tuple(PLAY[c] for c in range(32) if mask >> c & 1)
+        k = base._replace(
+            seat=p.seat, hand=hand, legal=legal, trick=p.trick, played=p.played, voids=p.voids
+        )
+        if heuristic_card(k) != p.card:
+            misfits += 1
+    return misfits
 
 
 # ---------------------------------------------------------------------------------------
@@ -345,10 +537,12 @@ def choose_bid_by_sampling(state: HandState, rng: random.Random, budget: Budget)
         options.append((bid, mode, s.seat))
     totals = [0] * len(options)
     for _ in range(budget.bid_samples):
-        hands = _deal_rest(state, s, rng, budget.tries)
+        hands = _deal_rest(state, s, rng, budget)
         for i, (_, mode, taker) in enumerate(options):
             if mode < 0:
-                continue  # nobody takes: the hand is dealt again, 0 for both
+                if budget.pass_played:
+                    totals[i] += _team_value(_after_pass(state, hands), team)
+                continue  # else: nobody takes, the hand is dealt again, 0 for both
             full = _complete(hands, turned, taker, state, rng)
             play = start_with_contract(state.rules, state.dealer, full, mode, taker)
             totals[i] += _team_value(rollout(play), team)
@@ -356,9 +550,22 @@ def choose_bid_by_sampling(state: HandState, rng: random.Random, budget: Budget)
     return options[best][0]
 
 
-def _deal_rest(state: HandState, s: Seen, rng: random.Random, tries: int):
+def _after_pass(state: HandState, drawn) -> HandState:
+    """The hand after passing now, in a drawn deal: the bidding goes on by the heuristic
+    bidder's rules at every seat (what it would have bid is what the draw assumed of the
+    others), then the contract, if any, is played out by rollouts."""
+    hands, rest = drawn
+    first = [c for c in range(32) if (hands[0] | hands[1] | hands[2] | hands[3]) >> c & 1]
+    deck = (*first, state.turned, *rest)  # the second distribution deals from deck[21:]
+    sim = apply(state._replace(hands=tuple(hands), deck=deck), PASS)
+    while sim.phase == BIDDING:
+        sim = apply(sim, choose_bid(knowledge_of(sim)))
+    return rollout(sim)
+
+
+def _deal_rest(state: HandState, s: Seen, rng: random.Random, budget: Budget):
     """The other hands' first cards (a draw), and the rest of the deck (a list)."""
-    hands = list(sample_hands(s, rng, tries))
+    hands = list(sample_hands(s, rng, budget.tries, bid_inference=budget.bid_inference))
     turned = state.turned
     dealt = hands[0] | hands[1] | hands[2] | hands[3] | (1 << turned if turned >= 0 else 0)
     rest = [c for c in range(32) if not dealt >> c & 1]

@@ -6,9 +6,18 @@ import random
 
 import pytest
 
-from games.bots.expert import sample_hands, sampled_state, seen_by
-from games.bots.heuristic import knowledge_of
-from games.rules import PRESETS, deal
+from games.bots.expert import (
+    Budget,
+    _draws,
+    _opponent_plays,
+    _play_misfits,
+    sample_hands,
+    sampled_state,
+    seen_by,
+)
+from games.bots.heuristic import TAKE_THRESHOLD, knowledge_of, trump_strength
+from games.rules import PRESETS, apply, deal
+from games.rules.actions import PASS
 from games.rules.cards import JACK, NINE
 from games.rules.hand import PLAYING
 from tests.test_bots import self_play
@@ -82,3 +91,68 @@ def test_the_taker_of_a_trump_contract_is_drawn_with_its_jack_or_nine():
             assert original >> jack & 1 or original >> nine & 1
             checked += 1
     assert checked > 100
+
+
+def _passed_strong(state, hands) -> int:
+    """Passes in the first round by other seats whose drawn five cards would have taken."""
+    suit, me = state.turned >> 3, state.turn
+    return sum(
+        trump_strength(hands[seat] | 1 << state.turned, suit) >= TAKE_THRESHOLD
+        for seat, action in state.bids[:4]
+        if seat != me and action == PASS
+    )
+
+
+def test_a_pass_is_read_as_a_hand_too_weak_to_take():
+    """What the bidding tells, passes included: in the second round, the seats that
+    passed the turned suit are drawn with hands the heuristic bidder would have passed
+    with, but for the few deals where the draws found none (a turned jack makes most
+    hands strong enough); without the inference, many more are not."""
+    rng = random.Random(5)
+    states = []
+    for _ in range(30):
+        deck = list(range(32))
+        rng.shuffle(deck)
+        state = deal(PRESETS["classique"], rng.randrange(4), deck)
+        for _ in range(4):
+            state = apply(state, PASS)
+        states.append(state)
+    strong = {True: 0, False: 0}
+    for state in states:
+        seen = seen_by(state)
+        for inference in (True, False):
+            for _ in range(10):
+                hands = sample_hands(seen, rng, bid_inference=inference)
+                strong[inference] += _passed_strong(state, hands)
+    assert strong[True] * 5 < strong[False]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_heuristic_players_own_cards_fit_their_plays(preset):
+    """What the opponents' cards tell: the expert checks a drawn deal by asking the
+    heuristic player what it would have played with the drawn hands, from the public
+    record only. With the real hands of heuristic players, every past card fits."""
+    checked = 0
+    for state in states_of(preset, range(4)):
+        if state.phase != PLAYING:
+            continue
+        plays = _opponent_plays(state)
+        assert _play_misfits(plays, state.hands, knowledge_of(state)) == 0
+        checked += len(plays)
+    assert checked > 500
+
+
+def test_the_deals_kept_fit_the_opponents_cards_better():
+    """With the inference, the deals a card decision weighs are the best fitting of
+    three times as many draws."""
+    rng = random.Random(11)
+    misfits = {0: 0, 3: 0}
+    for state in states_of("classique", range(6)):
+        if state.phase != PLAYING or len(state.tricks) < 3:
+            continue
+        plays, base = _opponent_plays(state), knowledge_of(state)
+        for factor in misfits:
+            budget = Budget(samples=8, play_inference=factor)
+            for hands in _draws(state, seen_by(state), rng, budget):
+                misfits[factor] += _play_misfits(plays, hands, base)
+    assert misfits[3] * 2 < misfits[0]

@@ -37,6 +37,21 @@ class Command(BaseCommand):
             type=int,
             help="expert: search nodes after which an exact decision draws no more deals (0: none)",
         )
+        parser.add_argument(
+            "--play-inference",
+            type=int,
+            help="expert: deals drawn per deal kept, the best fitting the opponents' cards",
+        )
+        parser.add_argument(
+            "--bid-inference",
+            choices=("on", "off"),
+            help="expert: draw deals that fit the other seats' bids (default: the setting)",
+        )
+        parser.add_argument(
+            "--pass-played",
+            choices=("on", "off"),
+            help="expert: value a pass by the bidding and play that follow, not as 0",
+        )
 
     def handle(self, *args, **options):
         deals = options["deals"]
@@ -46,11 +61,14 @@ class Command(BaseCommand):
         budget = expert.current_budget()
         changes = {
             name: options[name]
-            for name in ("samples", "bid_samples", "exact_tricks", "exact_nodes")
+            for name in ("samples", "bid_samples", "exact_tricks", "exact_nodes", "play_inference")
             if options[name] is not None
         }
         if any(value < 0 for value in changes.values()):
             raise CommandError("the expert's budget is counted in whole positive numbers")
+        for name in ("bid_inference", "pass_played"):
+            if options[name] is not None:
+                changes[name] = options[name] == "on"
         expert.configure(replace(budget, **changes))
         result = play_arena(
             engine.PRESETS[preset],
@@ -71,7 +89,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"  expert budget: {used.samples} deals per card, {used.bid_samples} per contract "
             f"when bidding, exact from {used.exact_tricks} tricks left "
-            f"(at most {used.exact_nodes} nodes a decision after {used.exact_min_samples} deals)"
+            f"(at most {used.exact_nodes} nodes a decision after {used.exact_min_samples} deals), "
+            f"bid inference {'on' if used.bid_inference else 'off'}, "
+            f"pass played {'on' if used.pass_played else 'off'}, "
+            f"play inference {used.play_inference}"
         )
         for side in (result.a, result.b):
             self.stdout.write(
