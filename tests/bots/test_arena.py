@@ -8,6 +8,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from games.bots import expert
 from games.bots.arena import play_arena
 from games.rules import PRESETS
 
@@ -39,3 +40,23 @@ def test_the_expert_in_the_arena_is_seeded():
 def test_no_deals_is_refused():
     with pytest.raises(CommandError):
         call_command("belote_arena", deals=0, stdout=StringIO())
+
+
+def test_the_arena_plays_the_expert_at_the_budget_it_is_given_then_restores_it():
+    before = expert.current_budget()
+    out = StringIO()
+    call_command(
+        "belote_arena",
+        deals=1,
+        samples=2,
+        bid_samples=2,
+        exact_tricks=2,
+        play_inference=0,
+        bid_inference="off",
+        pass_played="off",
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert "2 deals per card, 2 per contract when bidding, exact from 2 tricks left" in text
+    assert "bid inference off, pass played off, play inference 0" in text
+    assert expert.current_budget() == before
