@@ -272,7 +272,9 @@ def sample_hands(
     """Hands for the four seats consistent with ``s``: own hand kept, sizes and voids
     always respected, belote calls and announces respected unless ``tries`` draws failed,
     and so is, with ``taker_trumps``, what the bidding tells: the taker of a trump
-    contract held its jack or its nine (no bot level takes without one, few players do)."""
+    contract held its jack or its nine (no bot level takes without one, few players do).
+    With ``bid_inference``, a deal that fits the other seats' bids is preferred to one that
+    does not (``_bid_misfits``), within the same ``tries``."""
     best, best_key = None, None
     infer = bid_inference and bool(s.bid_tests)
     # The bidding's hints yield first to what the seats showed (belote calls, announces).
@@ -281,7 +283,10 @@ def sample_hands(
             hands = _draw(s, rng, hint)
             if hands is None:
                 continue
-            key = (not _plausible(s, hands), _bid_misfits(s, hands, rng) if infer else 0)
+            implausible = not _plausible(s, hands)
+            if implausible and best_key is not None and not best_key[0]:
+                continue  # a plausible deal is kept already
+            key = (implausible, _bid_misfits(s, hands, rng) if infer else 0)
             if key == (False, 0):
                 return hands
             if best_key is None or key < best_key:
@@ -446,23 +451,35 @@ def choose_card(state: HandState, cards: list[int], rng: random.Random, budget: 
 
 
 def _draws(state: HandState, s: Seen, rng: random.Random, budget: Budget):
-    """``budget.samples`` deals for a card decision: with ``play_inference``, the best
-    fitting of ``play_inference`` times as many draws, fewest misfits first."""
-
-    def draw():
-        return sample_hands(s, rng, budget.tries, budget.taker_trumps, budget.bid_inference)
-
+    """``budget.samples`` deals for a card decision. With ``play_inference`` (a factor f),
+    once the opponents have played: by batches of 8, the 8 best fitting of 8 f draws,
+    fewest misfits first (their bids and their cards, ``_bid_misfits`` and
+    ``_play_misfits``); by batches, so that a decision the node cap stops early has not
+    drawn for nothing."""
     plays = _opponent_plays(state) if budget.play_inference > 1 else []
     if not plays:
         for _ in range(budget.samples):
-            yield draw()
+            yield sample_hands(s, rng, budget.tries, budget.taker_trumps, budget.bid_inference)
         return
     base = knowledge_of(state)
-    pool = [draw() for _ in range(budget.samples * budget.play_inference)]
-    misfits = [_play_misfits(plays, hands, base) for hands in pool]
-    order = sorted(range(len(pool)), key=misfits.__getitem__)
-    for i in order[: budget.samples]:
-        yield pool[i]
+    left = budget.samples
+    while left > 0:
+        n = min(_BATCH, left)
+        pool = [
+            sample_hands(s, rng, budget.tries, budget.taker_trumps)
+            for _ in range(n * budget.play_inference)
+        ]
+        misfits = [
+            (_bid_misfits(s, hands, rng) if budget.bid_inference else 0)
+            + _play_misfits(plays, hands, base)
+            for hands in pool
+        ]
+        for i in sorted(range(len(pool)), key=misfits.__getitem__)[:n]:
+            yield pool[i]
+        left -= n
+
+
+_BATCH = 8
 
 
 class _Play(NamedTuple):

@@ -98,7 +98,8 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"  {side.level}: contracts taken {side.taken}, made "
                 f"{100 * side.made_rate:.0f}%; {len(side.times)} decisions, "
-                f"mean {side.mean_ms:.1f} ms, p95 {side.p95_ms:.1f} ms"
+                f"mean {side.mean_ms:.1f} ms, p95 {side.p95_ms:.1f} ms "
+                f"(CPU: mean {side.cpu_mean_ms:.1f} ms, p95 {side.cpu_p95_ms:.1f} ms)"
             )
 
     def _progress(self, done: int, total: int) -> None:
