@@ -100,7 +100,7 @@ def test_verify_says_what_is_wrong_whichever_hand_lost_an_action(played_tables):
     for hand in Hand.objects.filter(game__table=table):
         seqs = list(table.actions.filter(hand=hand).values_list("seq", flat=True))
         ends.update({min(seqs), max(seqs)})
-    assert len(ends) > 4  # several hands, so some are followed by another
+    assert len(ends) >= 4  # two hands at least, so one is followed by another
     for seq in sorted(ends):
         with transaction.atomic():
             table.actions.filter(seq=seq).delete()
