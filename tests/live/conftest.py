@@ -129,6 +129,17 @@ async def board_at(socket: WebsocketCommunicator, version: int) -> tuple[dict, l
         return message, echoes
 
 
+async def version_at(socket: WebsocketCommunicator, table_id: int, version: int) -> dict:
+    """The version alone a change brought ``socket`` (a lobby has no board), waited for as
+    such; presence pings before it (its own arrival, told late on a loaded machine) are
+    skipped. Any other message fails."""
+    while True:
+        message = await receive(socket, timeout=PATIENCE)
+        if frozenset(message) != PRESENCE_KEYS:
+            assert message == {"table": table_id, "version": version}
+            return message
+
+
 async def drain(socket: WebsocketCommunicator, quiet: float = 0.2) -> list[dict]:
     """Every message ``socket`` has pending, until it stays quiet for ``quiet`` seconds."""
     messages = []

@@ -38,6 +38,7 @@ from tests.live.conftest import (
     receive,
     run,
     socket_headers,
+    version_at,
 )
 from tests.processes import run_python
 from tests.table_page.helpers import finish_hand, take_at_once, timeless
@@ -407,7 +408,7 @@ def test_in_the_lobby_a_change_brings_the_version_alone(creator, players):
         socket = await sockets.accepted(table.pk, headers)
         await drain(socket)
         await sync_to_async(lobby.leave_seat)(table=table, user=players[E])
-        assert await receive(socket) == {"table": table.pk, "version": table.version + 1}
+        await version_at(socket, table.pk, table.version + 1)
 
     run(scenario)
 
