@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import json
 import secrets
 import threading
@@ -121,9 +122,19 @@ class Viewer:
     def has_csrf_cookie(self) -> bool:
         return "CSRF_COOKIE" in self.request.META
 
-    def token(self) -> str:
-        """A fresh masking of the page's CSRF secret, as each HTTP answer gets."""
+    @functools.cached_property
+    def _token(self) -> str:
         return get_token(self.request)
+
+    def token(self) -> str:
+        """The page's CSRF secret, masked once for this viewer: once per HTTP answer, as
+        Django does, and once per socket for all the boards it pushes. Masking draws 32
+        characters from the system's random source (a system call each), which cost a
+        tenth of a Daphne process's time at a busy table when it was done per push. A
+        mask renewed per message protects compressed answers (BREACH); Daphne's
+        websocket frames are not compressed (no permessage-deflate), and the page holds
+        this one token in its forms until the next board, as an HTTP page does."""
+        return self._token
 
 
 def dismissed_hand(session_key: str | None, table_id: int) -> int | None:

@@ -60,3 +60,25 @@ def test_the_pages_of_the_mover_s_process_ask_the_database_nothing():
             pushed = [shared.push_for(v) for v in viewers]
         assert all(p is not None and p.board for p in pushed)
         assert [q["sql"] for q in queries if '"games_seat"' in q["sql"]] == []
+
+
+def test_a_socket_masks_its_page_s_csrf_secret_once_for_all_the_boards_it_pushes():
+    """Masking the secret draws 32 random characters from the system (a system call each):
+    once per socket, not once per board. Each page still has a masking of its own, and
+    ``tests/live/test_many_pages.py`` posts a move with a pushed board's token."""
+    table = started_table(players=dict(enumerate(make_users(4))))
+    user = seated_user(table, 0)
+    tab, other_tab = viewer(user), viewer(user)
+    found = re.compile(r'name=\\"csrfmiddlewaretoken\\" value=\\"([^"\\]+)\\"')
+    tokens, other_tokens, boards_with_forms = set(), set(), 0
+    rng = random.Random(3)
+    for _ in range(40):  # the whole bidding and several tricks: seat 0 acts more than once
+        outcome = play_random_move(table, rng)
+        shared = live.shared(table.pk, ("version", outcome.version))
+        pushed = shared.push_for(tab).message()
+        tokens |= set(found.findall(pushed))
+        other_tokens |= set(found.findall(shared.push_for(other_tab).message()))
+        boards_with_forms += bool(found.search(pushed))
+    assert boards_with_forms >= 2
+    assert len(tokens) == 1 and len(other_tokens) == 1
+    assert tokens != other_tokens
