@@ -236,7 +236,7 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
 
     human_move = "move at the table of four (its POST, the pushed boards)"
     port = processes.daphne(env)
-    cpu = CpuClock(processes.pids("daphne"), database)
+    cpu = CpuClock(processes.pids("daphne"), database, processes.roles())
     result = measure([port], args.seed, cpu)
     errors = server_errors(processes.stop("daphne"))
     extra = "\n  ".join(filter(None, [cpu.report(human_move), errors]))
@@ -250,7 +250,7 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
     servers = f", {args.daphne} Daphne processes" if args.daphne > 1 else ""
     empty_redis(args.redis_url)  # groups left by an earlier run would get our messages
     ports = [processes.daphne(redis_env) for _ in range(args.daphne)]
-    cpu = CpuClock(processes.pids("daphne"), database)
+    cpu = CpuClock(processes.pids("daphne"), database, processes.roles())
     result = measure(ports, args.seed + 1, cpu)
     errors = "\n  ".join(
         filter(None, [cpu.report(human_move), server_errors(processes.stop("daphne"))])
@@ -275,7 +275,7 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
         processes.start("bots", command, redis_env)
     time.sleep(3)  # the watchers connect, the bots reach their pace
     # The bots alone first: the CPU time of a bot move with its watching page.
-    cpu = CpuClock(processes.pids("daphne") + processes.pids("bots"), database)
+    cpu = CpuClock(processes.pids("daphne") + processes.pids("bots"), database, processes.roles())
     before = bot_versions(tables)
     cpu.start()
     time.sleep(args.cpu_seconds)

@@ -222,8 +222,11 @@ class CpuClock:
     every half second in between, so that a backend that comes and goes counts too). The
     bench's own clients and this process are not counted."""
 
-    def __init__(self, pids: list[int], database: str | None) -> None:
+    def __init__(
+        self, pids: list[int], database: str | None, roles: dict[int, str] | None = None
+    ) -> None:
         self.pids = pids
+        self.roles = roles or {}  # pid -> what it is ("daphne", "bots"), for the split
         self.database = database
         self.started = False
         self.seconds = 0.0
@@ -288,6 +291,10 @@ class CpuClock:
             self._sampler.join()
         self._sample(self._backends())
         self.seconds = sum(self._last[pid] - self._first[pid] for pid in self._last)
+        self.parts: dict[str, float] = {}
+        for pid in self._last:
+            role = self.roles.get(pid, "postgres" if pid not in self.pids else "other")
+            self.parts[role] = self.parts.get(role, 0.0) + self._last[pid] - self._first[pid]
         self.moves = moves
 
     def report(self, what: str) -> str:
@@ -298,7 +305,9 @@ class CpuClock:
             "CPU "
             + json.dumps({"what": what, "ms_per_move": round(per_move, 3), "moves": self.moves})
         )
+        parts = sorted(self.parts.items())
+        split = ", ".join(f"{role} {seconds / self.moves * 1000:.2f}" for role, seconds in parts)
         return (
             f"CPU time of the server's processes: {per_move:.2f} ms per {what}"
-            f" ({self.seconds:.2f} s over {self.moves})"
+            f" ({self.seconds:.2f} s over {self.moves}; ms per move by process: {split})"
         )

@@ -81,6 +81,10 @@ class Processes:
     def pids(self, name: str) -> list[int]:
         return [process.pid for entry_name, process, _ in self.started if entry_name == name]
 
+    def roles(self) -> dict[int, str]:
+        """Each running process's name ("daphne", "bots"...), by pid."""
+        return {process.pid: name for name, process, _ in self.started}
+
     def stop(self, name: str) -> str:
         """Stop the named processes (SIGTERM, then SIGKILL) and return their last lines."""
         output = []

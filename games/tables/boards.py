@@ -54,6 +54,7 @@ from games.tables.access import may_see
 from games.tables.board import SUMMARY_SEEN, Board, table_board
 from games.tables.memo import SharedReadings
 from games.tables.models import Table
+from games.tables.prepared import Prepared
 from games.tables.seats import table_seats
 
 BOARD_TEMPLATE = "games/table/board.html"
@@ -192,8 +193,8 @@ class Boards:
         if not self._read:
             self._read = True
             if self._table is None:
-                tables = Table.objects.select_related("current_hand__game")
-                self._table = tables.filter(pk=self.table_id).first()
+                found = _TABLE(self.table_id)
+                self._table = found[0] if found else None
             if self._table is not None:
                 seats = table_seats(self._table)
                 if self._table.current_hand_id is not None:
@@ -241,6 +242,9 @@ class Boards:
             self._dismissed[session_key] = dismissed_hand(session_key, self.table_id)
         return self._dismissed[session_key]
 
+
+# The table with its hand and game (compiled once: games/tables/prepared.py).
+_TABLE = Prepared(lambda key: Table.objects.select_related("current_hand__game").filter(pk=key))
 
 # (table id, change) -> Boards
 _changes = SharedReadings(SHARED_CHANGES, SHARED_SECONDS)

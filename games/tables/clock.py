@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Sequence
 
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from accounts.vacations import vacation_window
@@ -48,16 +48,21 @@ def seats_for_the_clock(table_id: int) -> list[Seat]:
     return list(seats.order_by("position"))
 
 
-def anyone_on_leave() -> Exists:
-    """For a query of tables: whether a user seated at the table has a vacation ending
-    today or later. False for most tables (``turn_deadline`` then needs no query, and the
-    seats no annotation: games/tables/seats.py ``table_seats`` keeps them per process)."""
+def latest_leave() -> Subquery:
+    """For a query of tables: the last day of the latest vacation of a user seated at the
+    table (None if they have none). Whether it is today or later is ``on_leave``: nobody
+    is for most tables (``turn_deadline`` then needs no query, and the seats no
+    annotation: games/tables/seats.py ``table_seats`` keeps them per process). The query
+    holds no date of its own, so that it is compiled once (games/tables/prepared.py)."""
     from accounts.models import Vacation
 
-    leave = Vacation.objects.filter(
-        user__seats__table=OuterRef("pk"), end__gte=timezone.localdate()
-    )
-    return Exists(leave)
+    leave = Vacation.objects.filter(user__seats__table=OuterRef("pk")).order_by("-end")
+    return Subquery(leave.values("end")[:1])
+
+
+def on_leave(latest: datetime.date | None) -> bool:
+    """Whether a vacation ending on ``latest`` (``latest_leave``) is not over today."""
+    return latest is not None and latest >= timezone.localdate()
 
 
 def clock_deadline(

@@ -17,6 +17,7 @@ from games.tables.board import SUMMARY_SEEN, table_board
 from games.tables.catalogue import PRESET_LABELS
 from games.tables.forms import InviteForm
 from games.tables.models import SEAT_CHOICES, BotLevel, Table
+from games.tables.prepared import Prepared
 from games.tables.seats import table_seats
 
 MAX_ROW_ID = 2**63 - 1  # a row id (BigAutoField)
@@ -72,10 +73,14 @@ ACCESS_FIELDS = (
 def table_to_act_at(request: HttpRequest, table_id: int) -> Table:
     """The table, if the user may see it, with only what a move's POST checks before the
     service (``ACCESS_FIELDS``); else a 404, as ``watchable_table``."""
-    table = get_object_or_404(Table.objects.only(*ACCESS_FIELDS), pk=table_id)
-    if not may_see(request.user, table):
+    found = _TO_ACT_AT(table_id)
+    if not found or not may_see(request.user, found[0]):
         raise Http404
-    return table
+    return found[0]
+
+
+# Compiled once (games/tables/prepared.py): every move's POST reads it.
+_TO_ACT_AT = Prepared(lambda key: Table.objects.only(*ACCESS_FIELDS).filter(pk=key))
 
 
 def closed_reason(table: Table) -> str:

@@ -13,6 +13,7 @@ from games import rules as engine
 from games.tables.access import own_tables
 from games.tables.memo import Memo
 from games.tables.models import Action, Hand, Seat, Table
+from games.tables.prepared import Prepared
 
 
 def deck_codes(deck: list[int] | tuple[int, ...]) -> str:
@@ -26,11 +27,21 @@ def deck_cards(codes: str) -> list[int]:
 def hand_actions(hand: Hand, *, upto: int | None = None) -> list[engine.Action]:
     """The moves of a hand in order (up to the table version ``upto``). Other actions
     logged with the hand, such as a ``forfeit``, are not moves of the engine."""
-    actions = Action.objects.filter(hand=hand)
-    if upto is not None:
-        actions = actions.filter(seq__lte=upto)
-    payloads = actions.order_by("seq").values_list("payload", flat=True)
+    payloads = _PAYLOADS(hand.pk, LAST_SEQ if upto is None else upto)
     return [engine.Action.parse(p["action"]) for p in payloads if "action" in p]
+
+
+# The log of a hand up to a version (compiled once: games/tables/prepared.py); without
+# a version, up to the highest an integer column holds.
+_PAYLOADS = Prepared(
+    lambda hand, upto: (
+        Action.objects.filter(hand=hand, seq__lte=upto)
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    ),
+    keys=2,
+)
+LAST_SEQ = 2_147_483_647
 
 
 def replay_hand(rules: engine.Rules, hand: Hand, actions: list[engine.Action]):

@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 from belote_site.errors import ActionRefused
 from games import rules as engine
 from games.tables import signals
-from games.tables.clock import anyone_on_leave, turn_deadline
+from games.tables.clock import latest_leave, on_leave, turn_deadline
 from games.tables.models import Action, Game, Hand, Pace, Seat, Table
+from games.tables.prepared import Prepared
 from games.tables.selectors import deck_cards, deck_codes, remember_state
 
 
@@ -124,19 +125,33 @@ def deal(game: Game, number: int, dealer: int, deck: list[int] | None = None) ->
     )
 
 
+def _locked(clock: bool) -> Prepared:
+    def describe(key: int):
+        tables = Table.objects.select_for_update(of=("self",)).select_related("current_hand__game")
+        if clock:
+            tables = tables.annotate(latest_leave=latest_leave())
+        return tables.filter(pk=key)
+
+    return Prepared(describe)
+
+
+# The table with its hand and game, locked (the hottest query of a move: compiled once).
+_LOCKED = {clock: _locked(clock) for clock in (False, True)}
+
+
 def lock_table(table_id: int, *, missing_ok: bool = False, clock: bool = False) -> Table | None:
     """The table, its row locked until the transaction ends (a 404 if it does not exist,
     or None with ``missing_ok``). ``clock``: with ``anyone_on_leave`` (games/tables/clock.py),
     for the deadline of the next turn."""
-    tables = Table.objects.select_for_update(of=("self",)).select_related("current_hand__game")
-    if clock:
-        tables = tables.annotate(anyone_on_leave=anyone_on_leave())
-    try:
-        return tables.get(pk=table_id)
-    except Table.DoesNotExist as error:
+    found = _LOCKED[clock](table_id)
+    if not found:
         if missing_ok:
             return None
-        raise ServiceError("no_table", _("Cette table n'existe pas."), 404) from error
+        raise ServiceError("no_table", _("Cette table n'existe pas."), 404)
+    table = found[0]
+    if clock:
+        table.anyone_on_leave = on_leave(table.latest_leave)
+    return table
 
 
 def seat_of_actor(actor, seats: list[Seat]) -> int:
