@@ -275,6 +275,8 @@ def _game_history(table: Table) -> tuple[list[HandResult], list[Game]]:
 
 
 def _history_key(table: Table) -> tuple:
+    """What the score sheet, the previous games and the deal's commitment depend on (the
+    commitment is the hand's, fixed at the deal; a finished table shows none)."""
     hand_row = table.current_hand
     return (table.pk, table.created_at, hand_row.pk, hand_row.dealer, hand_row.deck, table.status)
 

@@ -11,12 +11,14 @@ without scripts, and hands the script the translated patterns it fills.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import math
 
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 # Below this share of the time per move, or these many seconds, the countdown is urgent.
@@ -65,20 +67,31 @@ def countdown(
     viewer is the one to act."""
     now = now or timezone.now()
     left = math.ceil((deadline - now).total_seconds())
-    shapes = patterns()
-    sentence = _("il vous reste {t}") if mine else _("il lui reste {t}")
-    expired = _("temps écoulé")
+    shapes, sentence, expired, words = _words(get_language(), mine)
     urgent = urgent_seconds(move_seconds)
     text = sentence.replace("{t}", duration_text(left, shapes)) if left > 0 else expired
     classes = "countdown" + (" is-urgent" if left <= urgent else "")
     return format_html(
-        '<span class="{}" role="timer" data-countdown="{}" data-urgent="{}" data-say="{}"'
-        ' data-expired="{}" data-patterns="{}">{}</span>',
+        '<span class="{}" role="timer" data-countdown="{}" data-urgent="{}"{}>{}</span>',
         classes,
         int(deadline.timestamp() * 1000),
         urgent,
+        words,
+        text,
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def _words(language: str | None, mine: bool) -> tuple[dict[str, str], str, str, SafeString]:
+    """The words of a countdown in ``language`` (the active one), translated and escaped
+    once per process: every pushed board of a live table has a countdown."""
+    shapes = patterns()
+    sentence = _("il vous reste {t}") if mine else _("il lui reste {t}")
+    expired = _("temps écoulé")
+    words = format_html(
+        ' data-say="{}" data-expired="{}" data-patterns="{}"',
         sentence,
         expired,
         json.dumps(shapes, ensure_ascii=False),
-        text,
     )
+    return shapes, sentence, expired, words

@@ -132,6 +132,44 @@ def board_part(context, part: str, board: Board) -> SafeString:
     return mark_safe(html.replace(VERSION_MARK, str(board.version)).replace(TOKEN_MARK, token))
 
 
+# A card of the hand to play: (code, legal, table's play URL, language) -> HTML with the
+# marks of board_part.
+_hand_cards = Memo(4096)
+
+
+@register.simple_tag
+def hand_card(card: Card, play_url: str) -> SafeString:
+    """games/table/hand_card.html, the form of one card of the hand at the viewer's turn
+    to play: rendered once per card, legal or not, table and language (the hand's part
+    changes at each of the viewer's turns, most of its cards do not)."""
+    key = (card.code, card.legal, play_url, get_language())
+
+    def render() -> str:
+        context = {
+            "card": card,
+            "play_url": play_url,
+            "form_version": VERSION_MARK,
+            "csrf_token": TOKEN_MARK,
+        }
+        return render_to_string("games/table/hand_card.html", context)
+
+    return mark_safe(_hand_cards.get_or_compute(key, render))
+
+
+# The header's status badge brought out of band: (status, paused, language) -> HTML.
+_badges = Memo(64)
+
+
+@register.simple_tag
+def status_badge_oob(table) -> SafeString:
+    """games/table/status_badge.html out of band, as a board rendered alone brings it:
+    rendered once per status, pause and language."""
+    key = (table.status, table.unattended_since is not None, get_language())
+    context = {"table": table, "oob": True}
+    render = functools.partial(render_to_string, "games/table/status_badge.html", context)
+    return mark_safe(_badges.get_or_compute(key, render))
+
+
 # Who sits at a seat, as games/_occupant.html says it: (occupant, is the viewer,
 # language) -> HTML.
 _occupants = Memo(4096)

@@ -180,3 +180,33 @@ def test_a_forfeited_game_still_shows_its_board(table, players):
     response = client_for(players[0]).get(url("board", table), HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert board_of(response).cards
+
+
+def test_a_kept_card_form_speaks_each_viewer_s_language_and_carries_their_page_s_token(
+    table, players, committed
+):
+    """The forms of the hand's cards are kept per card, table and language
+    (games/templatetags/tables.py ``hand_card``): the same cards in another language get
+    their own names, and every form still posts the board's version with its own page's
+    token."""
+    take_at_once(table)
+    speaker = players[state_of(table).turn]
+    french, english = client_for(speaker), client_for(speaker)
+    english.cookies["django_language"] = "en"
+    speaker.language = ""
+    speaker.save(update_fields=["language"])
+    with committed():
+        pages = [french.get(url("board", table), HTTP_HX_REQUEST="true") for _ in range(2)]
+    pages.append(english.get(url("board", table), HTTP_HX_REQUEST="true"))
+    table.refresh_from_db()
+    for page in pages:
+        forms = page.content.decode().split('hx-post="' + url("play", table))[1:]
+        assert len(forms) == 8
+        token = page.wsgi_request.META["CSRF_COOKIE"]
+        for form in forms:
+            assert f'name="version" value="{table.version}"' in form
+            sent = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', form).group(1)
+            assert sent != token and len(sent) == 64  # masked, as {% csrf_token %} does
+    names = [set(board_of(page).labels.values()) for page in pages]
+    assert names[0] == names[1] and names[0].isdisjoint(names[2])
+    assert any(" of " in name for name in names[2])
