@@ -22,7 +22,7 @@ import random
 import re
 
 import pytest
-from asgiref.sync import sync_to_async
+from asgiref.sync import SyncToAsync, sync_to_async
 from django.urls import reverse
 
 from games.live.consumers import MOVER_DELAY_SECONDS, NOT_ALLOWED, NOT_LOGGED_IN
@@ -328,6 +328,34 @@ def test_the_movers_own_page_gets_the_board_last(table, players):
         assert board_of(await receive(theirs), outcome.version)
         assert await mine.receive_nothing(timeout=MOVER_DELAY_SECONDS / 2)
         assert board_of(await receive(mine), outcome.version)
+
+    run(scenario)
+
+
+def test_a_pushed_board_takes_one_trip_to_the_database_thread(table, players):
+    """Each trip from the event loop to the thread that may touch the database is a
+    hand-over between threads: a pushed board makes one, its reading and rendering,
+    which closes the old connections itself (channels' ``database_sync_to_async``). None
+    more only to close them."""
+    table.refresh_from_db()
+    headers = socket_headers(players[(table.turn + 1) % 4])
+    trips = []
+    original = SyncToAsync.__call__
+
+    async def counted(self, *args, **kwargs):
+        trips.append(getattr(self.func, "__name__", repr(self.func)))
+        return await original(self, *args, **kwargs)
+
+    async def scenario(sockets):
+        theirs = await sockets.accepted(table.pk, headers)
+        await drain(theirs)
+        SyncToAsync.__call__ = counted
+        try:
+            outcome = await sync_to_async(random_move)(table)
+            assert board_of(await receive(theirs), outcome.version)
+        finally:
+            SyncToAsync.__call__ = original
+        assert [name for name in trips if name != "random_move"] == ["push_for"]
 
     run(scenario)
 
