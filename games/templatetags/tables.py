@@ -8,6 +8,7 @@ import secrets
 
 from django import template
 from django.template.loader import render_to_string
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
@@ -20,6 +21,18 @@ from games.tables.models import TEAM_CHOICES
 from games.tables.words import Card
 
 register = template.Library()
+
+
+@register.simple_tag
+def table_url(name: str, table_id: int) -> str:
+    """``{% url name table_id %}`` for the URLs of a table that every board holds,
+    reversed once per table (a pushed board is rendered at each move)."""
+    return _table_url(name, table_id, get_script_prefix(), get_urlconf())
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_url(name: str, table_id: int, prefix: str, urlconf) -> str:
+    return reverse(name, args=[table_id])
 
 
 @register.filter
