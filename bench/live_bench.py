@@ -129,6 +129,7 @@ def run_bots(args) -> int:
     due = [(now + rng.uniform(0, args.bot_interval), int(n)) for n in args.tables.split(",")]
     heapq.heapify(due)
     moves = errors = finished = 0
+    versions: dict[int, int] = {}  # table id -> its version after this process's last move
     late: list[float] = []
     started = time.monotonic()
     while not stopping and due:
@@ -139,11 +140,24 @@ def run_bots(args) -> int:
         else:
             late.append(-wait)
         try:
-            status, version = Table.objects.values_list("status", "version").get(pk=table_id)
-            if status != Table.Status.PLAYING:
-                finished += 1
-                continue
-            moves += service.play_bot_move(table_id, version, notify_bots=False) is not None
+            # The version the table's last move here left, as the task of the next move
+            # knows it; read only when unknown, or when the move was refused (another
+            # bot process played first, the table finished).
+            version = versions.get(table_id)
+            played = version is not None and service.play_bot_move(
+                table_id, version, notify_bots=False
+            )
+            if not played:
+                status, version = Table.objects.values_list("status", "version").get(pk=table_id)
+                if status != Table.Status.PLAYING:
+                    finished += 1
+                    continue
+                played = service.play_bot_move(table_id, version, notify_bots=False)
+            if played:
+                moves += 1
+                versions[table_id] = played.version
+            else:
+                versions.pop(table_id, None)
         except OperationalError:
             errors += 1
             close_old_connections()
