@@ -371,6 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1,
         help="Daphne processes in the Redis scenarios, the pages spread over them (1)",
     )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --baseline: rounds of both servers, in turn first (1)",
+    )
     parser.add_argument("--ports", help=argparse.SUPPRESS)
     parser.add_argument("--session", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -384,35 +390,84 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def compare(baseline: Path, argv: list[str]) -> int:
-    """Run the whole bench on the baseline's server, then on this one's, one after the
-    other (each with its own ``.venv``), and set their CPU times side by side."""
-    own = [a for i, a in enumerate(argv) if a != "--baseline" and argv[i - 1 : i] != ["--baseline"]]
-    own = [a for a in own if not a.startswith("--baseline=")]
-    figures = {}
-    for code in (baseline.resolve(), Path(__file__).resolve().parents[1]):
-        python = code / ".venv" / "bin" / "python"
-        env = {**os.environ, "LIVE_BENCH_CODE": str(code)}
-        print(f"=== server code: {code}", flush=True)
-        run = subprocess.run(
-            [str(python) if python.exists() else sys.executable, __file__, *own],
-            env=env,
-            stdout=subprocess.PIPE,
-            text=True,
+    """Run the whole bench on the baseline's server, then on this one's (each with its
+    own ``.venv``), and set their CPU times side by side. With ``--rounds N``, N rounds,
+    the one that went second going first in the next (ABBA...): this machine's speed
+    drifts within minutes, and a steady drift then weighs on both alike. The CPU time of
+    each side is its total over the rounds divided by its moves."""
+    own, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--baseline", "--rounds"):
+            skip = True
+        elif not arg.startswith(("--baseline=", "--rounds=")):
+            own.append(arg)
+    rounds = parse_rounds(argv)
+    this = Path(__file__).resolve().parents[1]
+    codes = (baseline.resolve(), this)
+    figures: dict[Path, list[list[dict]]] = {code: [] for code in codes}
+    for number in range(rounds):
+        for code in codes if number % 2 == 0 else codes[::-1]:
+            python = code / ".venv" / "bin" / "python"
+            env = {**os.environ, "LIVE_BENCH_CODE": str(code)}
+            print(f"=== round {number + 1}, server code: {code}", flush=True)
+            run = subprocess.run(
+                [str(python) if python.exists() else sys.executable, __file__, *own],
+                env=env,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            print(run.stdout, end="", flush=True)
+            figures[code].append(
+                [
+                    json.loads(line[4:])
+                    for line in run.stdout.splitlines()
+                    if line.startswith("CPU {")
+                ]
+            )
+            if run.returncode:
+                return run.returncode
+    before, after = figures[codes[0]], figures[codes[1]]
+    print(f"CPU time per move, baseline -> this code ({rounds} round(s)):")
+    for index, new in enumerate(after[0]):
+        old_runs = [r[index] for r in before if index < len(r)]
+        new_runs = [r[index] for r in after if index < len(r)]
+        old, new_ms = _per_move(old_runs), _per_move(new_runs)
+        each = ", ".join(
+            f"{n['ms_per_move'] / o['ms_per_move']:.2f}"
+            for o, n in zip(old_runs, new_runs, strict=False)
         )
-        print(run.stdout, end="", flush=True)
-        figures[code] = [
-            json.loads(line[4:]) for line in run.stdout.splitlines() if line.startswith("CPU {")
-        ]
-        if run.returncode:
-            return run.returncode
-    (before, after) = figures.values()
-    print("CPU time per move, baseline -> this code:")
-    for old, new in zip(before, after, strict=False):
-        print(
-            f"  {new['what']}: {old['ms_per_move']:.2f} ms -> {new['ms_per_move']:.2f} ms"
-            f" ({new['ms_per_move'] / old['ms_per_move']:.2f})"
-        )
+        per_round = f"; by round: {each}" if rounds > 1 else ""
+        print(f"  {new['what']}: {old:.2f} ms -> {new_ms:.2f} ms ({new_ms / old:.2f}{per_round})")
+        parts = sorted({role for run in old_runs + new_runs for role in run.get("parts", {})})
+        if parts:
+            split = ", ".join(
+                f"{role} {_per_move(old_runs, role):.2f} -> {_per_move(new_runs, role):.2f}"
+                for role in parts
+            )
+            print(f"    by process: {split}")
     return 0
+
+
+def parse_rounds(argv: list[str]) -> int:
+    for index, arg in enumerate(argv):
+        if arg == "--rounds" and index + 1 < len(argv):
+            return max(1, int(argv[index + 1]))
+        if arg.startswith("--rounds="):
+            return max(1, int(arg.split("=", 1)[1]))
+    return 1
+
+
+def _per_move(runs: list[dict], role: str | None = None) -> float:
+    """Milliseconds of CPU per move over several runs (of the processes of ``role``, or
+    all): their total over their moves."""
+    moves = sum(run["moves"] for run in runs)
+
+    def ms(run: dict) -> float:
+        return run["ms_per_move"] if role is None else run.get("parts", {}).get(role, 0.0)
+
+    return sum(ms(run) * run["moves"] for run in runs) / moves if moves else 0.0
 
 
 if __name__ == "__main__":

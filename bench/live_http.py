@@ -301,10 +301,11 @@ class CpuClock:
         if not self.moves:
             return f"CPU time: no {what} counted"
         per_move = self.seconds / self.moves * 1000
-        print(
-            "CPU "
-            + json.dumps({"what": what, "ms_per_move": round(per_move, 3), "moves": self.moves})
-        )
+        roles = {
+            role: round(seconds / self.moves * 1000, 3) for role, seconds in self.parts.items()
+        }
+        figures = {"what": what, "ms_per_move": round(per_move, 3), "moves": self.moves}
+        print("CPU " + json.dumps(figures | {"parts": roles}))
         parts = sorted(self.parts.items())
         split = ", ".join(f"{role} {seconds / self.moves * 1000:.2f}" for role, seconds in parts)
         return (
