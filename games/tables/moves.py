@@ -21,6 +21,7 @@ from games import rules as engine
 from games.tables import analysis, attendance, signals
 from games.tables.clock import clock_deadline, turn_deadline
 from games.tables.models import Action, Game, Hand, Seat, Table, TimeoutPolicy, Trick
+from games.tables.prepared import insert, save_fields
 from games.tables.seats import table_seats
 from games.tables.selectors import remember_state, table_state
 from games.tables.writes import (
@@ -90,13 +91,15 @@ def _apply(
     version = append_action(table, hand, actor, action.kind, {"action": str(action)}, seat=seat)
     if len(after.tricks) > len(before.tricks):
         trick = after.tricks[-1]
-        Trick.objects.create(
-            hand=hand,
-            number=len(after.tricks),
-            leader=trick.leader,
-            cards="".join(engine.code_of(c) for c in trick.cards),
-            winner=trick.winner,
-            points=trick.points,
+        insert(
+            Trick(
+                hand=hand,
+                number=len(after.tricks),
+                leader=trick.leader,
+                cards="".join(engine.code_of(c) for c in trick.cards),
+                winner=trick.winner,
+                points=trick.points,
+            )
         )
     if after.contract >= 0 and (after.contract, after.taker) != (before.contract, before.taker):
         hand.contract = engine.MODES[after.contract]
@@ -111,7 +114,7 @@ def _apply(
     bot_next = table.turn is not None and seats[table.turn].bot_plays
     table.deadline = turn_deadline(table, seats)
     table.version = version
-    table.save(update_fields=fields)
+    save_fields(table, fields)  # table.save(update_fields=fields), its SQL written once
     # The pages of this version, and the next move, need not replay the hand; nor those
     # of this process read the table again (the move writes no seat: its seats version
     # is as read under the lock).

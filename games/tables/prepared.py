@@ -24,13 +24,14 @@ import threading
 import weakref
 from collections.abc import Callable
 
-from django.db import connections
+from django.db import DatabaseError, connections, router
 from django.db.models import Model, QuerySet
 from django.db.models.query import (
     FlatValuesListIterable,
     ModelIterable,
     get_related_populators,
 )
+from django.db.models.signals import post_save, pre_save
 from django.db.transaction import TransactionManagementError
 
 # The keys' places in the compiled parameters are where each run's keys go (values that
@@ -141,3 +142,105 @@ class Prepared:
                 compiled = _Compiled(queryset, self.keys, using)
                 self._compiled[using, vendor] = compiled
         return compiled.run(tuple(int(key) for key in keys))
+
+
+# Writes of a fixed shape. ``Model.save`` builds its UPDATE or INSERT anew at each call
+# (the query, its compiler, the field checks): for the three rows every move writes (the
+# table's version and turn, the action, a trick at the end of one), that cost more than
+# the statements themselves. Their SQL is written here once per model, fields and
+# database, and their parameters prepared as Django's compilers prepare them
+# (``pre_save``, ``get_db_prep_save``). A model with pre_save or post_save receivers, or
+# a value that is an expression, goes through ``save`` as before.
+
+_statements: dict[tuple, tuple[str, list] | None] = {}
+
+
+def save_fields(instance: Model, fields: list[str] | tuple[str, ...]) -> None:
+    """``instance.save(update_fields=fields)`` of a row that exists."""
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    key = ("update", model, tuple(fields), alias, connection.vendor)
+    statement = _statement(key, lambda: _update_statement(model, fields, connection))
+    if statement is None or _has_receivers(model):
+        instance.save(update_fields=fields)
+        return
+    sql, columns = statement
+    values = [field.pre_save(instance, False) for field in columns]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        instance.save(update_fields=fields)
+        return
+    params = [
+        field.get_db_prep_save(v, connection) for field, v in zip(columns, values, strict=True)
+    ]
+    params.append(model._meta.pk.get_db_prep_value(instance.pk, connection))
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        if cursor.rowcount != 1:
+            raise DatabaseError("Save with update_fields did not affect any rows.")
+    instance._state.adding = False
+    instance._state.db = alias
+
+
+def insert(instance: Model) -> None:
+    """``instance.save()`` of a new row whose key nobody reads back: the instance's
+    ``pk`` stays unset (an action of the log, a trick)."""
+    model = type(instance)
+    alias = router.db_for_write(model, instance=instance)
+    connection = connections[alias]
+    key = ("insert", model, alias, connection.vendor)
+    statement = _statement(key, lambda: _insert_statement(model, connection))
+    if statement is None or _has_receivers(model) or instance.pk is not None:
+        instance.save()
+        return
+    sql, columns = statement
+    values = [field.pre_save(instance, True) for field in columns]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        instance.save()
+        return
+    params = [
+        field.get_db_prep_save(v, connection) for field, v in zip(columns, values, strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def _statement(key: tuple, build: Callable[[], tuple[str, list] | None]):
+    if key not in _statements:
+        _statements[key] = build()
+    return _statements[key]
+
+
+def _has_receivers(model: type[Model]) -> bool:
+    return pre_save.has_listeners(model) or post_save.has_listeners(model)
+
+
+def _plain(field) -> bool:
+    """A column written as ``%s`` with its prepared value (no placeholder of its own)."""
+    return getattr(field, "get_placeholder_sql", None) is None and not field.generated
+
+
+def _update_statement(model: type[Model], names, connection) -> tuple[str, list] | None:
+    meta = model._meta
+    if meta.parents or meta.pk.generated:
+        return None
+    columns = [meta.get_field(name) for name in names]
+    if not columns or any(not f.concrete or f.primary_key or not _plain(f) for f in columns):
+        return None
+    quote = connection.ops.quote_name
+    sets = ", ".join(f"{quote(f.column)} = %s" for f in columns)
+    sql = f"UPDATE {quote(meta.db_table)} SET {sets} WHERE {quote(meta.pk.column)} = %s"
+    return sql, columns
+
+
+def _insert_statement(model: type[Model], connection) -> tuple[str, list] | None:
+    meta = model._meta
+    if meta.parents or meta.auto_field is None:
+        return None
+    columns = [f for f in meta.local_concrete_fields if f is not meta.auto_field]
+    if any(not _plain(f) for f in columns):
+        return None
+    quote = connection.ops.quote_name
+    names = ", ".join(quote(f.column) for f in columns)
+    places = ", ".join("%s" for _ in columns)
+    return f"INSERT INTO {quote(meta.db_table)} ({names}) VALUES ({places})", columns

@@ -23,7 +23,7 @@ from games import rules as engine
 from games.tables import signals
 from games.tables.clock import latest_leave, on_leave, turn_deadline
 from games.tables.models import Action, Game, Hand, Pace, Seat, Table
-from games.tables.prepared import Prepared
+from games.tables.prepared import Prepared, insert
 from games.tables.selectors import deck_cards, deck_codes, remember_state
 
 
@@ -185,7 +185,7 @@ def append_action(
 ) -> int:
     """Append one action; returns its sequence number, the table's new version."""
     seq = table.version + 1
-    Action.objects.create(
+    action = Action(
         table=table,
         seq=seq,
         hand=hand,
@@ -195,6 +195,7 @@ def append_action(
         kind=kind,
         payload=payload,
     )
+    insert(action)  # its SQL written once (games/tables/prepared.py)
     return seq
 
 

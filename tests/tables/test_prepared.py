@@ -1,6 +1,7 @@
 """The table read by every move and pushed board, compiled once (games/tables/prepared.py):
 the same instances as the queryset it stands for, in every state of a table, and the same
-answers at the edges (no such table, a key no column holds, no transaction)."""
+answers at the edges (no such table, a key no column holds, no transaction). The rows
+every move writes, their SQL written once: the same rows as ``save`` writes."""
 
 from __future__ import annotations
 
@@ -9,16 +10,18 @@ import random
 
 import pytest
 import time_machine
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
+from django.db.models import F
+from django.db.models.signals import pre_save
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts.models import Vacation
-from games.models import Action, Table
+from games.models import Action, Table, Trick
 from games.tables import boards, pages, selectors
 from games.tables.clock import latest_leave
-from games.tables.prepared import Prepared
+from games.tables.prepared import Prepared, insert, save_fields
 from games.tables.writes import ServiceError, lock_table
 from tests.factories import make_table, make_users, play_random_move, started_table
 
@@ -148,3 +151,83 @@ def test_a_description_must_hold_each_key_once_and_give_instances_or_flat_values
         pairs(1)
     with pytest.raises(TypeError):
         Prepared(lambda key: Table.objects.filter(pk=key))(1, 2)
+
+
+def row(model, pk, *, skip=("id", "created_at", "updated_at")) -> dict:
+    found = model.objects.filter(pk=pk).values().get()
+    return {name: value for name, value in found.items() if name not in skip}
+
+
+def test_the_table_written_by_a_move_is_the_row_save_writes():
+    """Two tables in the same state take the same changes, one through ``save``, the
+    other through ``save_fields``: the same row, ``updated_at`` moved on by both."""
+    written, saved = started_table(), started_table()
+    fields = ["version", "turn", "deadline", "updated_at", "unattended_since"]
+    deadline = timezone.now() + datetime.timedelta(days=2, microseconds=7)
+    for table, write in ((written, save_fields), (saved, Table.save)):
+        before = table.updated_at
+        table.version += 3
+        table.turn = 2
+        table.deadline = deadline
+        table.unattended_since = None
+        if write is Table.save:
+            table.save(update_fields=fields)
+        else:
+            with CaptureQueriesContext(connection) as queries:
+                save_fields(table, fields)
+            assert len(queries) == 1 and queries[0]["sql"].startswith("UPDATE")
+        assert table.updated_at > before
+        assert Table.objects.get(pk=table.pk).updated_at == table.updated_at
+    skip = ("id", "created_at", "updated_at", "invite_token", "current_hand_id")
+    assert row(Table, written.pk, skip=skip) == row(Table, saved.pk, skip=skip)
+    assert Table.objects.get(pk=written.pk).deadline == deadline
+
+
+def test_the_action_and_trick_written_by_a_move_are_the_rows_create_writes():
+    table = started_table()
+    hand = table.current_hand
+    for seq, payload in ((901, {"action": "J♠", "déjà": [1, None]}), (902, {})):
+        insert(
+            Action(
+                table=table, seq=seq, hand=hand, seat=1, source="bot", kind="play", payload=payload
+            )
+        )
+        Action.objects.create(
+            table=table, seq=seq + 50, hand=hand, seat=1, source="bot", kind="play", payload=payload
+        )
+        written = Action.objects.get(table=table, seq=seq)
+        created = Action.objects.get(table=table, seq=seq + 50)
+        assert row(Action, written.pk, skip=("id", "seq", "created_at")) == row(
+            Action, created.pk, skip=("id", "seq", "created_at")
+        )
+        assert written.payload == payload
+        assert abs(written.created_at - created.created_at) < datetime.timedelta(seconds=5)
+    insert(Trick(hand=hand, number=8, leader=2, cards="7SJSASTS", winner=3, points=34))
+    trick = Trick.objects.get(hand=hand, number=8)
+    assert (trick.leader, trick.cards, trick.winner, trick.points) == (2, "7SJSASTS", 3, 34)
+
+
+def test_a_write_with_receivers_or_an_expression_goes_through_save():
+    table = started_table()
+    heard = []
+
+    def receiver(sender, instance, **kwargs):
+        heard.append(instance.seq)
+
+    pre_save.connect(receiver, sender=Action)
+    try:
+        insert(Action(table=table, seq=950, hand=table.current_hand, source="bot", kind="x"))
+    finally:
+        pre_save.disconnect(receiver, sender=Action)
+    assert heard == [950] and Action.objects.filter(table=table, seq=950).exists()
+    version = table.version
+    table.version = F("version") + 1
+    save_fields(table, ["version"])
+    assert Table.objects.get(pk=table.pk).version == version + 1
+
+
+def test_a_table_gone_is_an_error_as_with_save():
+    table = started_table()
+    Table.objects.filter(pk=table.pk).delete()
+    with pytest.raises(DatabaseError, match="did not affect any rows"):
+        save_fields(table, ["version"])
