@@ -60,7 +60,9 @@ def watch_swaps(context, page) -> None:
 def test_a_played_card_travels_and_a_finished_trick_goes_to_its_winner(table_page):
     table = outside_playwright(three_cards_down, "motion")
     watcher = table_page(table, (table.turn + 2) % 4, before_load=watch_swaps)
-    watcher.wait_until_quiet()
+    # Its own arrival, told as presence, brings it the same board again: it must come
+    # before the move, or it would stand the move's board still (a loaded machine).
+    watcher.wait_for_pushed_board()
     page = watcher.page
     # The page's first board stands still.
     assert animation(page, "#trick .slot.is-new .card") == "none"
