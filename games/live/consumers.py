@@ -43,6 +43,7 @@ from __future__ import annotations
 import asyncio
 import json
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer, AsyncWebsocketConsumer
 
@@ -93,9 +94,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         database connections. For a group message that is a second trip to the thread
         for each push: about a twentieth of a Daphne process at busy tables. The push
         makes its own trip, and that one closes them."""
-        kind = message.get("type")
-        if kind in GROUP_MESSAGES:
-            await getattr(self, kind.replace(".", "_"))(message)
+        if message.get("type") in GROUP_MESSAGES:
+            await getattr(self, get_handler_name(message))(message)
             return
         await super().dispatch(message)
 

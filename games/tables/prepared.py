@@ -166,13 +166,10 @@ def save_fields(instance: Model, fields: list[str] | tuple[str, ...]) -> None:
         instance.save(update_fields=fields)
         return
     sql, columns = statement
-    values = [field.pre_save(instance, False) for field in columns]
-    if any(hasattr(value, "resolve_expression") for value in values):
+    params = _params(instance, columns, connection, adding=False)
+    if params is None:
         instance.save(update_fields=fields)
         return
-    params = [
-        field.get_db_prep_save(v, connection) for field, v in zip(columns, values, strict=True)
-    ]
     params.append(model._meta.pk.get_db_prep_value(instance.pk, connection))
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -194,13 +191,10 @@ def insert(instance: Model) -> None:
         instance.save()
         return
     sql, columns = statement
-    values = [field.pre_save(instance, True) for field in columns]
-    if any(hasattr(value, "resolve_expression") for value in values):
+    params = _params(instance, columns, connection, adding=True)
+    if params is None:
         instance.save()
         return
-    params = [
-        field.get_db_prep_save(v, connection) for field, v in zip(columns, values, strict=True)
-    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
 
@@ -209,6 +203,15 @@ def _statement(key: tuple, build: Callable[[], tuple[str, list] | None]):
     if key not in _statements:
         _statements[key] = build()
     return _statements[key]
+
+
+def _params(instance: Model, columns: list, connection, *, adding: bool) -> list | None:
+    """The columns' values as Django's compilers prepare them (``pre_save``, then
+    ``get_db_prep_save``), or None if one is an expression, which only ``save`` writes."""
+    values = [field.pre_save(instance, adding) for field in columns]
+    if any(hasattr(value, "resolve_expression") for value in values):
+        return None
+    return [field.get_db_prep_save(v, connection) for field, v in zip(columns, values, strict=True)]
 
 
 def _has_receivers(model: type[Model]) -> bool:
