@@ -385,11 +385,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.role == "watchers":
         return run_watchers(args)
     if args.baseline:
-        return compare(args.baseline, argv if argv is not None else sys.argv[1:])
+        return compare(args.baseline, argv if argv is not None else sys.argv[1:], args.rounds)
     return conduct(args)
 
 
-def compare(baseline: Path, argv: list[str]) -> int:
+def compare(baseline: Path, argv: list[str], rounds: int = 1) -> int:
     """Run the whole bench on the baseline's server, then on this one's (each with its
     own ``.venv``), and set their CPU times side by side. With ``--rounds N``, N rounds,
     the one that went second going first in the next (ABBA...): this machine's speed
@@ -403,12 +403,14 @@ def compare(baseline: Path, argv: list[str]) -> int:
             skip = True
         elif not arg.startswith(("--baseline=", "--rounds=")):
             own.append(arg)
-    rounds = parse_rounds(argv)
+    rounds = max(1, rounds)
     this = Path(__file__).resolve().parents[1]
     codes = (baseline.resolve(), this)
-    figures: dict[Path, list[list[dict]]] = {code: [] for code in codes}
+    # Each side's runs, by its place in ``codes`` (the baseline may be this checkout).
+    figures: list[list[list[dict]]] = [[], []]
     for number in range(rounds):
-        for code in codes if number % 2 == 0 else codes[::-1]:
+        for side in (0, 1) if number % 2 == 0 else (1, 0):
+            code = codes[side]
             python = code / ".venv" / "bin" / "python"
             env = {**os.environ, "LIVE_BENCH_CODE": str(code)}
             print(f"=== round {number + 1}, server code: {code}", flush=True)
@@ -419,7 +421,7 @@ def compare(baseline: Path, argv: list[str]) -> int:
                 text=True,
             )
             print(run.stdout, end="", flush=True)
-            figures[code].append(
+            figures[side].append(
                 [
                     json.loads(line[4:])
                     for line in run.stdout.splitlines()
@@ -428,7 +430,7 @@ def compare(baseline: Path, argv: list[str]) -> int:
             )
             if run.returncode:
                 return run.returncode
-    before, after = figures[codes[0]], figures[codes[1]]
+    before, after = figures
     print(f"CPU time per move, baseline -> this code ({rounds} round(s)):")
     for index, new in enumerate(after[0]):
         old_runs = [r[index] for r in before if index < len(r)]
@@ -448,15 +450,6 @@ def compare(baseline: Path, argv: list[str]) -> int:
             )
             print(f"    by process: {split}")
     return 0
-
-
-def parse_rounds(argv: list[str]) -> int:
-    for index, arg in enumerate(argv):
-        if arg == "--rounds" and index + 1 < len(argv):
-            return max(1, int(argv[index + 1]))
-        if arg.startswith("--rounds="):
-            return max(1, int(arg.split("=", 1)[1]))
-    return 1
 
 
 def _per_move(runs: list[dict], role: str | None = None) -> float:

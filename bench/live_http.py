@@ -306,8 +306,7 @@ class CpuClock:
         }
         figures = {"what": what, "ms_per_move": round(per_move, 3), "moves": self.moves}
         print("CPU " + json.dumps(figures | {"parts": roles}))
-        parts = sorted(self.parts.items())
-        split = ", ".join(f"{role} {seconds / self.moves * 1000:.2f}" for role, seconds in parts)
+        split = ", ".join(f"{role} {ms:.2f}" for role, ms in sorted(roles.items()))
         return (
             f"CPU time of the server's processes: {per_move:.2f} ms per {what}"
             f" ({self.seconds:.2f} s over {self.moves}; ms per move by process: {split})"
