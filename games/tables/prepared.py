@@ -64,6 +64,12 @@ class _Compiled:
         # says), where the database would refuse it.
         pk = queryset.model._meta.pk.get_internal_type()
         self.bounds = connections[alias].ops.integer_field_range(pk)
+        # How each column's value comes out of the database (dates, JSON...), found once
+        # instead of at every run as ``results_iter`` does.
+        columns = [selected[0] for selected in compiler.select[: compiler.col_count]]
+        if compiler.has_composite_fields(columns):
+            raise ValueError("composite fields cannot be prepared")
+        self.converters = compiler.get_converters(columns)
         if queryset._iterable_class is FlatValuesListIterable:
             self.flat = True
             return
@@ -96,7 +102,7 @@ class _Compiled:
         with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             rows = cursor.fetchall()
-        results = self.compiler.results_iter(results=[rows])
+        results = self.compiler.apply_converters(rows, self.converters) if self.converters else rows
         if self.flat:
             return [row[0] for row in results]
         found: list[Model] = []
