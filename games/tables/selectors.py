@@ -27,8 +27,7 @@ def deck_cards(codes: str) -> list[int]:
 def hand_actions(hand: Hand, *, upto: int | None = None) -> list[engine.Action]:
     """The moves of a hand in order (up to the table version ``upto``). Other actions
     logged with the hand, such as a ``forfeit``, are not moves of the engine."""
-    payloads = _PAYLOADS(hand.pk, LAST_SEQ if upto is None else upto)
-    return [engine.Action.parse(p["action"]) for p in payloads if "action" in p]
+    return _moves(_PAYLOADS(hand.pk, LAST_SEQ if upto is None else upto))
 
 
 # The log of a hand up to a version (compiled once: games/tables/prepared.py); without
@@ -42,6 +41,20 @@ _PAYLOADS = Prepared(
     keys=2,
 )
 LAST_SEQ = 2_147_483_647
+
+# The log of a hand after one version, up to another.
+_NEWER_PAYLOADS = Prepared(
+    lambda hand, after, upto: (
+        Action.objects.filter(hand=hand, seq__gt=after, seq__lte=upto)
+        .order_by("seq")
+        .values_list("payload", flat=True)
+    ),
+    keys=3,
+)
+
+
+def _moves(payloads: list[dict]) -> list[engine.Action]:
+    return [engine.Action.parse(p["action"]) for p in payloads if "action" in p]
 
 
 def replay_hand(rules: engine.Rules, hand: Hand, actions: list[engine.Action]):
@@ -62,35 +75,43 @@ def hand_state(table: Table, hand: Hand | None = None) -> engine.HandState:
 _states = Memo(2048)
 
 
-def _state_key(table: Table) -> tuple:
+def _state_key(table: Table, version: int) -> tuple:
     # The table's creation time, rules and the hand's dealer too: a row id may come back
     # after a deletion (a test database is emptied between tests), with the same deck.
     hand = table.current_hand
     rules = (table.preset, json.dumps(table.options, sort_keys=True))
-    return (table.pk, table.created_at, rules, hand.pk, hand.dealer, hand.deck, table.version)
+    return (table.pk, table.created_at, rules, hand.pk, hand.dealer, hand.deck, version)
 
 
 def table_state(table: Table) -> engine.HandState:
     """The current hand of ``table`` as it stands at ``table.version``.
 
     Replayed from the moves logged up to that version, once per process and version
-    (games/tables/memo.py): a version's moves never change.
+    (games/tables/memo.py): a version's moves never change. When this process knows the
+    hand at the version before (the board it pushed for the last move, the move it made),
+    only what was logged since is read and applied: one row instead of the whole hand.
     """
     if table.current_hand_id is None:
         raise ValueError("this table has no hand yet")
-
-    def replay() -> engine.HandState:
+    key = _state_key(table, table.version)
+    state = _states.get(key)
+    if state is None:
         hand = table.current_hand
-        return replay_hand(table.rules, hand, hand_actions(hand, upto=table.version))
-
-    return _states.get_or_compute(_state_key(table), replay)
+        before = _states.get(key[:-1] + (table.version - 1,))
+        if before is not None:
+            newer = _NEWER_PAYLOADS(hand.pk, table.version - 1, table.version)
+            state = engine.apply_all(before, _moves(newer))
+        else:
+            state = replay_hand(table.rules, hand, hand_actions(hand, upto=table.version))
+        _states.keep(key, state)
+    return state
 
 
 def remember_state(table: Table, state: engine.HandState) -> None:
     """``state`` is the current hand of ``table`` at ``table.version`` (games.tables.service
     knows it after a move): once committed, readers of that version need not replay it."""
     if table.current_hand_id is not None:
-        _states.keep(_state_key(table), state)
+        _states.keep(_state_key(table, table.version), state)
 
 
 # ---------------------------------------------------------------------------------------

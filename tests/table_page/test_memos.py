@@ -9,16 +9,19 @@ from ``view(state, seat)`` of its own viewer.
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import F
+from django.test.utils import CaptureQueriesContext
 
 from games import rules as engine
 from games.models import Action, Table
 from games.tables import memo, service
-from games.tables.selectors import hand_actions, table_state
+from games.tables.selectors import hand_actions, hand_state, table_state
 from tests.table_page.helpers import (
     act,
     board_of,
@@ -125,6 +128,61 @@ def test_the_kept_state_is_the_one_replayed_from_the_log(table, committed):
     kept = table_state(table)
     memo.clear_all()
     assert table_state(table) == kept == state_of(table)
+
+
+def _known_before(table: Table, committed) -> engine.HandState:
+    """Forget every memo, then read the table's hand at the version before (as this
+    process would have for the board of the previous move), committed: kept."""
+    memo.clear_all()
+    earlier = copy.copy(table)
+    earlier.version -= 1
+    with committed():
+        return table_state(earlier)
+
+
+@pytest.mark.parametrize("preset", ["classique", "annonces", "moderne"])
+def test_a_state_built_on_the_version_before_is_the_one_replayed_from_the_log(
+    start, committed, preset
+):
+    """Knowing the hand at the version before, ``table_state`` reads only what was logged
+    since and applies it: at every move of a game, through the new hands, the state is
+    the one the whole log replays, and the earlier state is left as it was."""
+    table = start(preset)
+    rng = random.Random(23)
+    moves = 0
+    hands = set()
+    while table.status == Table.Status.PLAYING and moves < 80:
+        with committed():
+            act(table, str(rng.choice(engine.legal_actions(state_of(table)))))
+        table.refresh_from_db()
+        moves += 1
+        hands.add(table.current_hand_id)
+        before = _known_before(table, committed)
+        replayed_before = copy.deepcopy(before)
+        assert table.current_hand is not None  # read: only the log is counted below
+        with CaptureQueriesContext(connection) as queries:
+            state = table_state(table)
+        assert state == hand_state(table), f"move {moves}"
+        assert before == replayed_before
+        assert len(queries) == 1 and "seq" in queries[0]["sql"], [q["sql"] for q in queries]
+        assert queries[0]["sql"].count("seq") >= 2  # after the version before, up to this
+    assert len(hands) >= 2  # through a new hand
+
+
+def test_a_version_that_logged_no_move_leaves_the_state_as_it_was(table, committed):
+    """A version may log no move of the engine (a forfeit is logged with the hand, some
+    changes log nothing): built on the version before, the state stays the same."""
+    play_first_legal(table, 3)
+    table.refresh_from_db()
+    moves = hand_actions(table.current_hand)
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.refresh_from_db()
+    assert _known_before(table, committed) == table_state(table) == hand_state(table)
+    service.append_action(table, table.current_hand, None, "forfeit", {"team": 0, "winner": 1})
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.refresh_from_db()
+    assert _known_before(table, committed) == table_state(table) == hand_state(table)
+    assert hand_actions(table.current_hand) == moves
 
 
 def test_each_viewer_still_sees_only_their_own_cards(table, players, creator, committed):
