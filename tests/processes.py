@@ -29,7 +29,7 @@ def database_url() -> str:
     if connection.vendor == "sqlite":
         assert not connection.is_in_memory_db(), "another process cannot open it"
         return f"sqlite:///{db['NAME']}"
-    if db["ENGINE"] == "django.db.backends.postgresql":
+    if connection.vendor == "postgresql":
         auth = quote(db.get("USER") or "", safe="")
         if db.get("PASSWORD"):
             auth += ":" + quote(db["PASSWORD"], safe="")

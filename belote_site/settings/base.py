@@ -87,6 +87,8 @@ TEMPLATES = [
 # each other (busy timeout) instead of failing half-way with "database is locked". Django's
 # backend, but for the wait: belote_site/sqlite retries every fraction of a millisecond.
 SQLITE_ENGINE = "belote_site.sqlite"
+# Django's PostgreSQL backend, its check of a kept connection made without a round trip.
+POSTGRESQL_ENGINE = "belote_site.postgresql"
 SQLITE_OPTIONS = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     "transaction_mode": "IMMEDIATE",
@@ -105,10 +107,13 @@ def database_from_env() -> dict:
     if config["ENGINE"] == "django.db.backends.sqlite3":
         config["ENGINE"] = SQLITE_ENGINE
         config["OPTIONS"] = {**SQLITE_OPTIONS, **config.get("OPTIONS", {})}
+    elif config["ENGINE"] == "django.db.backends.postgresql":
+        config["ENGINE"] = POSTGRESQL_ENGINE
     # Kept from one request to the next by the request threads that Daphne's handler keeps
     # (belote_site/handlers.py, at most ASGI_REQUEST_THREADS of them at work): a new SQLite
     # connection reads the schema again and starts with an empty page cache, a new
-    # PostgreSQL one is a new server process. Checked before reuse (conn_health_checks).
+    # PostgreSQL one is a new server process. Checked before reuse (conn_health_checks; on
+    # PostgreSQL without a round trip, belote_site/postgresql).
     config["CONN_MAX_AGE"] = CONN_MAX_AGE
     return config
 
