@@ -91,6 +91,8 @@ from live_setup import (  # noqa: F401
     server_errors,
 )
 
+WATCHERS_TIMEOUT = 120  # seconds for the watching pages to load and connect
+
 # ---------------------------------------------------------------------------------------
 # Background roles, each in a process of its own (``--role``)
 
@@ -104,7 +106,8 @@ def run_watchers(args) -> int:
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         started = time.monotonic()
         ports = [int(n) for n in args.ports.split(",")]
-        outcome = await watch_tables(ports, table_ids, args.session, stop)
+        ready = Path(args.ready_file).touch if args.ready_file else None
+        outcome = await watch_tables(ports, table_ids, args.session, stop, ready)
         print(json.dumps({**outcome, "seconds": time.monotonic() - started}))
         return 0
 
@@ -276,18 +279,30 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
     ports = [processes.daphne(redis_env) for _ in range(args.daphne)]
     script = str(Path(__file__).resolve())
     tables = data["bot_tables"]
+    ready = processes.folder / "watchers-ready"
     if not args.unwatched:
         command = [sys.executable, script, "--role", "watchers"]
         command += ["--ports", ",".join(map(str, ports))]
         command += ["--session", ",".join(data["watchers"])]
         command += ["--tables", ",".join(map(str, tables))]
+        command += ["--ready-file", str(ready)]
         processes.start("watchers", command, redis_env)
     for number in range(BOT_PROCESSES):
         share = tables[number::BOT_PROCESSES]
         command = [sys.executable, script, "--role", "bots", "--tables", ",".join(map(str, share))]
         command += ["--bot-interval", str(args.bot_interval), "--seed", str(args.seed + number)]
         processes.start("bots", command, redis_env)
-    time.sleep(3)  # the watchers connect, the bots reach their pace
+    # The watching pages load and connect first (a page load costs more than many bot
+    # moves: counted, it would weigh on the bot move's CPU time, the more so the slower
+    # the server); then the bots reach their pace.
+    loading = time.monotonic()
+    while not args.unwatched and not ready.exists():
+        if time.monotonic() - loading > WATCHERS_TIMEOUT:
+            print(f"the watching pages were not all up after {WATCHERS_TIMEOUT} s")
+            break
+        time.sleep(0.1)
+    loading = time.monotonic() - loading
+    time.sleep(2)
     # The bots alone first: the CPU time of a bot move with its watching page.
     cpu = CpuClock(processes.pids("daphne") + processes.pids("bots"), database, processes.roles())
     before = bot_versions(tables)
@@ -311,6 +326,8 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
         f" errors, {sum(b['finished'] for b in bots)} finished tables, bot schedule late"
         f" p99 {max(b['late_p99_ms'] for b in bots):.0f} ms)"
     )
+    if not args.unwatched:
+        extra += f", the watching pages up in {loading:.1f} s before the count"
     if watchers:
         pushed = watchers["pushes"] / watchers["seconds"]
         fetched = watchers["fetches"] / watchers["seconds"]
@@ -378,6 +395,7 @@ def main(argv: list[str] | None = None) -> int:
         help="with --baseline: rounds of both servers, in turn first (1)",
     )
     parser.add_argument("--ports", help=argparse.SUPPRESS)
+    parser.add_argument("--ready-file", help=argparse.SUPPRESS)
     parser.add_argument("--session", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.role == "bots":

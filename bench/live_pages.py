@@ -8,6 +8,7 @@ import asyncio
 import random
 import re
 import time
+from collections.abc import Callable
 
 from live_http import (
     CATCH_UP_SECONDS,
@@ -276,11 +277,16 @@ async def next_mover(pages: list[Page]) -> Page | None:
 
 
 async def watch_tables(
-    ports: list[int], table_ids: list[int], session: str, stop: asyncio.Event
+    ports: list[int],
+    table_ids: list[int],
+    session: str,
+    stop: asyncio.Event,
+    ready: Callable[[], None] | None = None,
 ) -> dict:
     """One page per table, refetching its board at every version, until ``stop``; the
     pages spread over the Daphne processes. ``session``: the watchers' sessions, comma
-    separated, each for TABLES_PER_WATCHER tables in turn."""
+    separated, each for TABLES_PER_WATCHER tables in turn. ``ready()`` is called once
+    every page is up (loaded, its socket open), or could not be."""
     sessions = session.split(",")
     pages = [
         Page(ports[number % len(ports)], table_id, sessions[number // TABLES_PER_WATCHER])
@@ -290,15 +296,20 @@ async def watch_tables(
     stopping = asyncio.ensure_future(stop.wait())
     await asyncio.wait([starting, stopping], return_when=asyncio.FIRST_COMPLETED)
     not_started = len(pages)
+    loading = 0
     if starting.done():
         not_started = sum(isinstance(outcome, BaseException) for outcome in starting.result())
+        loading = sum(page.fetches for page in pages)  # each page's first board
+        if ready is not None:
+            ready()
     else:  # stopped before every page was up (a saturated server)
         starting.cancel()
     await stopping
     for page in pages:
         page.close()
     return {
-        "fetches": sum(page.fetches for page in pages),
+        # Once every page is up: the boards a page fetched because its socket brought none.
+        "fetches": sum(page.fetches for page in pages) - loading,
         "pushes": sum(page.pushes for page in pages),
         "not_started": not_started,
         "failed": sum(bool(page.failure) for page in pages),
