@@ -296,10 +296,15 @@ async def watch_tables(
     stopping = asyncio.ensure_future(stop.wait())
     await asyncio.wait([starting, stopping], return_when=asyncio.FIRST_COMPLETED)
     not_started = len(pages)
-    loading = 0
+    # Counted once every page is up (before, the pages were loading): the boards their
+    # sockets brought, and those a page fetched because its socket brought none.
+    fetched = pushed = 0
+    up = time.monotonic()
     if starting.done():
         not_started = sum(isinstance(outcome, BaseException) for outcome in starting.result())
-        loading = sum(page.fetches for page in pages)  # each page's first board
+        fetched = sum(page.fetches for page in pages)
+        pushed = sum(page.pushes for page in pages)
+        up = time.monotonic()
         if ready is not None:
             ready()
     else:  # stopped before every page was up (a saturated server)
@@ -308,9 +313,9 @@ async def watch_tables(
     for page in pages:
         page.close()
     return {
-        # Once every page is up: the boards a page fetched because its socket brought none.
-        "fetches": sum(page.fetches for page in pages) - loading,
-        "pushes": sum(page.pushes for page in pages),
+        "fetches": sum(page.fetches for page in pages) - fetched,
+        "pushes": sum(page.pushes for page in pages) - pushed,
+        "seconds": time.monotonic() - up,
         "not_started": not_started,
         "failed": sum(bool(page.failure) for page in pages),
     }

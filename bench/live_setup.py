@@ -81,6 +81,10 @@ class Processes:
     def pids(self, name: str) -> list[int]:
         return [process.pid for entry_name, process, _ in self.started if entry_name == name]
 
+    def exited(self, name: str) -> bool:
+        """Whether a process of that name has stopped."""
+        return any(e[0] == name and e[1].poll() is not None for e in self.started)
+
     def roles(self) -> dict[int, str]:
         """Each running process's name ("daphne", "bots"...), by pid."""
         return {process.pid: name for name, process, _ in self.started}
