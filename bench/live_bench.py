@@ -295,14 +295,12 @@ def run_scenarios(args, data: dict, env: dict, processes: Processes) -> int:
     # moves: counted, it would weigh on the bot move's CPU time, the more so the slower
     # the server); then the bots reach their pace.
     loading = time.monotonic()
-    up = args.unwatched
-    while not up:
-        up = ready.exists()
-        if not up and (
-            time.monotonic() - loading > WATCHERS_TIMEOUT or processes.exited("watchers")
-        ):
+    up = args.unwatched or ready.exists()
+    while not up and time.monotonic() - loading < WATCHERS_TIMEOUT:
+        if processes.exited("watchers"):
             break
         time.sleep(0.1)
+        up = ready.exists()
     loading = time.monotonic() - loading
     time.sleep(2 if not args.unwatched else 3)  # the bots reach their pace
     # The bots alone first: the CPU time of a bot move with its watching page.

@@ -94,17 +94,16 @@ def table_state(table: Table) -> engine.HandState:
     if table.current_hand_id is None:
         raise ValueError("this table has no hand yet")
     key = _state_key(table, table.version)
-    state = _states.get(key)
-    if state is None:
+
+    def replay() -> engine.HandState:
         hand = table.current_hand
-        before = _states.get(key[:-1] + (table.version - 1,))
+        before = _states.get(key[:-1] + (table.version - 1,))  # the same key, a version back
         if before is not None:
             newer = _NEWER_PAYLOADS(hand.pk, table.version - 1, table.version)
-            state = engine.apply_all(before, _moves(newer))
-        else:
-            state = replay_hand(table.rules, hand, hand_actions(hand, upto=table.version))
-        _states.keep(key, state)
-    return state
+            return engine.apply_all(before, _moves(newer))
+        return replay_hand(table.rules, hand, hand_actions(hand, upto=table.version))
+
+    return _states.get_or_compute(key, replay)
 
 
 def remember_state(table: Table, state: engine.HandState) -> None:
