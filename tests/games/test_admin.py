@@ -33,6 +33,9 @@ def table() -> Table:
     rng = random.Random(4)
     while not Trick.objects.filter(hand__game__table=table).exists():
         play_random_move(table, rng)
+    # Its invitation token looks like cards, always (``codes_on`` takes it out).
+    Table.objects.filter(pk=table.pk).update(invite_token="7S-8H_9D-TC_JS-QH_KD-AC_AS-KH")
+    table.refresh_from_db()
     return table
 
 
@@ -226,8 +229,11 @@ def hidden_codes(hand: Hand) -> set[str]:
     return {engine.code_of(card) for card in state.deck if card not in seen}
 
 
-def codes_on(page: str, codes: set[str]) -> set[str]:
-    """Which of the card ``codes`` the page shows, alone or within a run of cards."""
+def codes_on(page: str, codes: set[str], table: Table) -> set[str]:
+    """Which of the card ``codes`` the page shows, alone or within a run of cards. The
+    table's invitation token is taken out first: drawn from letters, digits, "-" and "_",
+    it may hold "-AS_" and is no card."""
+    page = page.replace(table.invite_token, " ")
     shown = set()
     for run in re.findall(r"(?<![0-9A-Za-z])(?:[789TJQKA][SHDC])+(?![0-9A-Za-z])", page):
         shown |= {run[i : i + 2] for i in range(0, len(run), 2)} & codes
@@ -263,7 +269,7 @@ def test_no_admin_page_shows_the_unplayed_cards_of_a_hand_in_play(request, who, 
         response = client.get(page)
         assert response.status_code == 200, page
         assert hand.deck not in response.text, page
-        assert codes_on(response.text, hidden) == set(), page
+        assert codes_on(response.text, hidden, table) == set(), page
 
     change = client.get(url(Hand, "change", hand.pk)).text
     assert escape("Caché jusqu'à la fin de la donne.") in change
@@ -283,7 +289,7 @@ def test_the_admin_shows_the_deck_of_a_finished_hand(request, who):
 
     assert finished.deck in shown
     assert in_play.deck not in hidden
-    assert codes_on(hidden, hidden_codes(in_play)) == set()
+    assert codes_on(hidden, hidden_codes(in_play), table) == set()
 
 
 def test_the_played_cards_and_the_contract_of_a_hand_in_play_show(admin_client, table):
